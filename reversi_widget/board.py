@@ -1,0 +1,477 @@
+"""``Board``: a position, its rules, and the moves that led to it (python-chess style)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .geometry import Geometry, geometry, squares_of
+from .notation import format_diagram, format_line, parse_position, parse_transcript
+from .rules import FREE_START, START_LAYOUTS, Rules
+from .squares import BLACK, COLOR_NAMES, WHITE, Color, Square, parse_square, square_name
+
+
+@dataclass(frozen=True)
+class Move:
+    """A disc placed on ``square``, or a pass (``square is None``; falsy like python-chess's null move)."""
+
+    square: Square | None
+    size: int = 8
+
+    @classmethod
+    def from_name(cls, name: str, size: int = 8) -> Move:
+        """``Move.from_name("d3")``; ``"pass"`` gives the pass."""
+        if isinstance(name, str) and name.strip().lower() in ("pass", "pa"):
+            return cls(None, size)
+        return cls(parse_square(name, size), size)
+
+    @classmethod
+    def null(cls, size: int = 8) -> Move:
+        """The pass."""
+        return cls(None, size)
+
+    def __str__(self) -> str:
+        return "pass" if self.square is None else square_name(self.square, self.size)
+
+    def __repr__(self) -> str:
+        suffix = "" if self.size == 8 else f", size={self.size}"
+        return f"Move.from_name({str(self)!r}{suffix})"
+
+    def __bool__(self) -> bool:
+        return self.square is not None
+
+
+class Termination(enum.Enum):
+    """Why the game ended (R20)."""
+
+    FULL_BOARD = "the board is full"
+    NO_MOVES = "neither side can move"
+    WIPE_OUT = "one colour has no discs left"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result: ``winner`` is ``BLACK``, ``WHITE`` or ``None`` (draw) under the goal;
+    ``black`` and ``white`` are the final counts under the scoring."""
+
+    winner: Color | None
+    black: int
+    white: int
+    reason: Termination
+
+    def result(self) -> str:
+        """``"35-29"``: Black's score first."""
+        return f"{self.black}-{self.white}"
+
+    def __str__(self) -> str:
+        who = "draw" if self.winner is None else f"{COLOR_NAMES[self.winner]} wins"
+        return f"{who} {self.result()} ({self.reason.value})"
+
+
+@dataclass(frozen=True)
+class _Undo:
+    """What ``pop`` needs to take a move back exactly."""
+
+    move: Move
+    flipped: int
+    borrowed: bool
+
+
+class LegalMoveList:
+    """The legal moves of a position: supports ``in`` (a ``Move`` or a square name), ``len``,
+    iteration and ``bool``. A pass is never in it: ``board.must_pass()`` says when it is due."""
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+
+    def _mask(self) -> int:
+        return self._board._legal_mask()
+
+    def __contains__(self, move: object) -> bool:
+        size = self._board.size
+        try:
+            if isinstance(move, str):
+                move = Move.from_name(move, size)
+        except InvalidMoveError:
+            return False
+        if not isinstance(move, Move) or move.square is None or move.size != size:
+            return False
+        return bool(self._mask() >> move.square & 1)
+
+    def __iter__(self) -> Iterator[Move]:
+        size = self._board.size
+        return iter([Move(sq, size) for sq in squares_of(self._mask())])
+
+    def __len__(self) -> int:
+        return self._mask().bit_count()
+
+    def __bool__(self) -> bool:
+        return bool(self._mask())
+
+    def count(self) -> int:
+        return len(self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoveList ({', '.join(str(m) for m in self)})>"
+
+
+class Board:
+    """A Reversi position with its rules and move stack.
+
+    ``Board()`` is the start of classic 8x8 Othello; ``Board(position, rules=...)`` takes
+    either text form of ``to_string``/``str``. Every method that can fail leaves the
+    board exactly as it was.
+    """
+
+    def __init__(self, position: str | None = None, *, rules: Rules | None = None) -> None:
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}")
+        self.rules = rules
+        self.size = rules.size
+        self._geo: Geometry = geometry(rules.size)
+        self.move_stack: list[Move] = []
+        self._undo: list[_Undo] = []
+        if position is None:
+            self._set_start()
+        else:
+            self.set_position(position)
+        self._initial = (self._black, self._white, self.turn, self.supply)
+
+    # -- setting up -------------------------------------------------------------------
+
+    def _set_start(self) -> None:
+        start, n = self.rules.start, self.size
+        if start == FREE_START:
+            self._black = self._white = 0
+            self.turn = BLACK
+        elif start in START_LAYOUTS:
+            base = (n // 2 - 1) * n + n // 2 - 1
+            centre = [base, base + 1, base + n, base + n + 1]
+            black = {base + r * n + c for r, c in START_LAYOUTS[start]}
+            self._black = sum(1 << sq for sq in black)
+            self._white = sum(1 << sq for sq in centre if sq not in black)
+            self.turn = BLACK
+        else:
+            self._apply_parsed(start)
+            return
+        self.supply = self._initial_supply(None)
+
+    def set_position(self, position: str) -> None:
+        """Replace the position (and clear the move stack) from either text form."""
+        self._apply_parsed(position)
+        self.move_stack.clear()
+        self._undo.clear()
+        self._initial = (self._black, self._white, self.turn, self.supply)
+
+    def _apply_parsed(self, position: str) -> None:
+        parsed = parse_position(position, self.size)
+        if parsed.black & parsed.white:
+            raise InvalidPositionError("a square cannot hold two discs")
+        if parsed.supply is not None and self.rules.supply is None:
+            raise InvalidPositionError(
+                f"position {position!r} gives disc supplies but the rules have no supply (use Rules(supply=32))"
+            )
+        self._black, self._white, self.turn = parsed.black, parsed.white, parsed.turn
+        self.supply = self._initial_supply(parsed.supply)
+
+    def _initial_supply(self, given: tuple[int, int] | None) -> tuple[int, int] | None:
+        """Each player's discs left: as given, or the supply less the discs of that colour on
+        the board (a colour with more discs than its supply has borrowed the rest)."""
+        total = self.rules.supply
+        if total is None:
+            return None
+        empties = self.empty_count()
+        if given is not None:
+            if sum(given) < empties:
+                raise InvalidPositionError(f"supplies {given[0]} + {given[1]} cannot cover the {empties} empty squares")
+            return given
+        black_left = total - self._black.bit_count()
+        white_left = total - self._white.bit_count()
+        if black_left < 0:
+            white_left += black_left
+            black_left = 0
+        if white_left < 0:
+            black_left += white_left
+            white_left = 0
+        return black_left, white_left
+
+    @classmethod
+    def from_string(cls, text: str, *, rules: Rules | None = None) -> Board:
+        """Read either text form; the size comes from the text unless ``rules`` gives one."""
+        if rules is None:
+            rules = Rules(size=parse_position(text).size)
+        return cls(text, rules=rules)
+
+    @classmethod
+    def from_transcript(cls, text: str, *, rules: Rules | None = None) -> Board:
+        """Play a transcript like ``"f5d6c3d3c4"`` from the start; forced passes may be omitted."""
+        board = cls(rules=rules)
+        board.push_transcript(text)
+        return board
+
+    def push_transcript(self, text: str) -> None:
+        """Play a transcript from here, all or nothing: on an error the board is unchanged."""
+        squares = parse_transcript(text, self.size)
+        played = 0
+        try:
+            for number, square in enumerate(squares, 1):
+                if square is None:
+                    self.push_pass()
+                    played += 1
+                    continue
+                if self.must_pass():
+                    self.push_pass()  # an omitted forced pass
+                    played += 1
+                try:
+                    self.push(Move(square, self.size))
+                except IllegalMoveError as error:
+                    raise IllegalMoveError(
+                        f"transcript move {number} ({square_name(square, self.size)}): {error}"
+                    ) from None
+                played += 1
+        except IllegalMoveError:
+            for _ in range(played):
+                self.pop()
+            raise
+
+    # -- reading ----------------------------------------------------------------------
+
+    def bitboards(self) -> tuple[int, int]:
+        """(black, white) as bitboards: bit ``square`` is set where that colour has a disc."""
+        return self._black, self._white
+
+    def _sides(self) -> tuple[int, int]:
+        """(mover, opponent) bitboards."""
+        return (self._black, self._white) if self.turn == BLACK else (self._white, self._black)
+
+    def disc_at(self, square: Square | str) -> Color | None:
+        """The colour of the disc on a square, or ``None`` if it is empty."""
+        sq = parse_square(square, self.size) if isinstance(square, str) else square
+        if self._black >> sq & 1:
+            return BLACK
+        if self._white >> sq & 1:
+            return WHITE
+        return None
+
+    def count(self, color: Color) -> int:
+        """Discs of a colour on the board."""
+        return (self._black if color == BLACK else self._white).bit_count()
+
+    def empty_count(self) -> int:
+        return self.size * self.size - (self._black | self._white).bit_count()
+
+    @property
+    def ply(self) -> int:
+        """Moves (passes included) played since the position was set."""
+        return len(self.move_stack)
+
+    def in_placement(self) -> bool:
+        """True while the four centre discs of the free start are still being placed (R8)."""
+        return self.rules.start == FREE_START and bool(self._geo.centre & ~(self._black | self._white))
+
+    def _legal_mask(self) -> int:
+        if self.in_placement():
+            return self._geo.centre & ~(self._black | self._white)
+        p, o = self._sides()
+        return self._geo.moves(p, o)
+
+    @property
+    def legal_moves(self) -> LegalMoveList:
+        return LegalMoveList(self)
+
+    def flips(self, move: Move | str) -> list[Square]:
+        """The squares a legal move would flip (empty for a pass or a free-start placement)."""
+        m = self._parse_move(move)
+        if m.square is None:
+            return []
+        self._check_legal(m)
+        return squares_of(self._flip_mask(m.square))
+
+    def _flip_mask(self, square: Square) -> int:
+        if self.in_placement():
+            return 0
+        p, o = self._sides()
+        return self._geo.flips(p, o, square)
+
+    def must_pass(self) -> bool:
+        """True when the side to move has no legal move but the opponent has one (R18)."""
+        if self._legal_mask():
+            return False
+        p, o = self._sides()
+        return bool(self._geo.moves(o, p))
+
+    def is_game_over(self) -> bool:
+        """Neither side can move (R20): full board, wipe-out, or empties nobody can take."""
+        if self.in_placement():
+            return False
+        p, o = self._sides()
+        moves = self._geo.moves
+        return not moves(p, o) and not moves(o, p)
+
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game runs, else the result under the goal and scoring (R21-R23)."""
+        if not self.is_game_over():
+            return None
+        black, white = self.count(BLACK), self.count(WHITE)
+        empties = self.empty_count()
+        if not black or not white:
+            reason = Termination.WIPE_OUT
+        elif not empties:
+            reason = Termination.FULL_BOARD
+        else:
+            reason = Termination.NO_MOVES
+        if black == white:
+            return Outcome(None, black, white, reason)  # R22: a draw, whatever the scoring
+        more = BLACK if black > white else WHITE
+        winner = more if self.rules.goal == "classic" else not more
+        if self.rules.scoring == "tournament":
+            # R23: the empties widen the winner's margin. Under the inverted goal a wider
+            # margin means more discs for the loser, so that is where they go.
+            gets_empties = winner if self.rules.goal == "classic" else not winner
+            if gets_empties == BLACK:
+                black += empties
+            else:
+                white += empties
+        return Outcome(winner, black, white, reason)
+
+    def peek(self) -> Move:
+        """The last move played."""
+        if not self.move_stack:
+            raise IndexError("no move has been played")
+        return self.move_stack[-1]
+
+    # -- playing ----------------------------------------------------------------------
+
+    def _parse_move(self, move: Move | str) -> Move:
+        if isinstance(move, Move):
+            if move.size != self.size:
+                raise InvalidMoveError(
+                    f"{move!r} is for a {move.size}x{move.size} board, this one is {self.size}x{self.size}"
+                )
+            return move
+        if isinstance(move, str):
+            return Move.from_name(move, self.size)
+        raise InvalidMoveError(f"a move must be a Move or a square name like 'd3', got {move!r}")
+
+    def _check_legal(self, move: Move) -> None:
+        if self.is_game_over():
+            raise IllegalMoveError(f"{move} is illegal: the game is over")
+        if move.square is None:
+            if self._legal_mask():
+                raise IllegalMoveError(
+                    f"{COLOR_NAMES[self.turn]} may not pass while a move exists (R19): "
+                    f"legal moves are {', '.join(str(m) for m in self.legal_moves)}"
+                )
+            return
+        sq = move.square
+        if (self._black | self._white) >> sq & 1:
+            raise IllegalMoveError(f"{move} is illegal: the square is occupied")
+        if not self._legal_mask() >> sq & 1:
+            if self.in_placement():
+                raise IllegalMoveError(f"{move} is illegal: the free start first fills the four centre squares (R8)")
+            raise IllegalMoveError(
+                f"{move} is illegal for {COLOR_NAMES[self.turn]}: it flanks no opponent disc in any direction (R12)"
+            )
+
+    def push(self, move: Move | str) -> None:
+        """Play a legal move (a ``Move`` or a square name); raise and change nothing otherwise."""
+        m = self._parse_move(move)
+        self._check_legal(m)
+        if m.square is None:
+            self._push_unchecked(m, 0)
+        else:
+            self._push_unchecked(m, self._flip_mask(m.square))
+
+    def push_pass(self) -> None:
+        """Pass; legal only when the side to move has no move and the game is not over (R18, R19)."""
+        self.push(Move(None, self.size))
+
+    def _push_unchecked(self, move: Move, flipped: int) -> None:
+        borrowed = False
+        if move.square is not None:
+            bit = 1 << move.square
+            if self.turn == BLACK:
+                self._black |= bit | flipped
+                self._white ^= flipped
+            else:
+                self._white |= bit | flipped
+                self._black ^= flipped
+            if self.supply is not None:
+                own, other = self.supply if self.turn == BLACK else self.supply[::-1]
+                borrowed = own == 0  # R4: a player out of discs is given one by the opponent
+                own, other = (own, other - 1) if borrowed else (own - 1, other)
+                self.supply = (own, other) if self.turn == BLACK else (other, own)
+        self._undo.append(_Undo(move, flipped, borrowed))
+        self.move_stack.append(move)
+        self.turn = not self.turn
+
+    def pop(self) -> Move:
+        """Take back the last move and return it; the position is restored exactly."""
+        if not self._undo:
+            raise IndexError("pop from a board with no moves played")
+        undo = self._undo.pop()
+        self.move_stack.pop()
+        self.turn = not self.turn
+        if undo.move.square is not None:
+            bit = 1 << undo.move.square
+            if self.turn == BLACK:
+                self._black &= ~(bit | undo.flipped)
+                self._white |= undo.flipped
+            else:
+                self._white &= ~(bit | undo.flipped)
+                self._black |= undo.flipped
+            if self.supply is not None:
+                own, other = self.supply if self.turn == BLACK else self.supply[::-1]
+                own, other = (own, other + 1) if undo.borrowed else (own + 1, other)
+                self.supply = (own, other) if self.turn == BLACK else (other, own)
+        return undo.move
+
+    def copy(self, *, stack: bool = True) -> Board:
+        """An independent copy (with the move stack unless ``stack=False``)."""
+        board = Board.__new__(Board)
+        board.rules, board.size, board._geo = self.rules, self.size, self._geo
+        board._black, board._white, board.turn, board.supply = self._black, self._white, self.turn, self.supply
+        board.move_stack = list(self.move_stack) if stack else []
+        board._undo = list(self._undo) if stack else []
+        board._initial = self._initial if stack else (self._black, self._white, self.turn, self.supply)
+        return board
+
+    def root(self) -> Board:
+        """A copy of the position before the first move of the stack."""
+        board = self.copy(stack=False)
+        board._black, board._white, board.turn, board.supply = self._initial
+        board._initial = self._initial
+        return board
+
+    # -- text forms -------------------------------------------------------------------
+
+    def to_string(self) -> str:
+        """The one-line form: squares from a1 (``X``/``O``/``-``), the side to move, the supplies."""
+        return format_line(self.size, self._black, self._white, self.turn, self.supply)
+
+    def transcript(self, *, passes: bool = False) -> str:
+        """The moves from the start as ``"f5d6c3..."``; passes only if ``passes=True``."""
+        return "".join(str(m) if m else "pass" for m in self.move_stack if m or passes)
+
+    def __str__(self) -> str:
+        return format_diagram(self.size, self._black, self._white, self.turn, self.supply)
+
+    def __repr__(self) -> str:
+        rules = "" if self.rules == Rules() else f", rules={self.rules!r}"
+        return f"Board({self.to_string()!r}{rules})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.rules, self._black, self._white, self.turn, self.supply) == (
+            other.rules,
+            other._black,
+            other._white,
+            other.turn,
+            other.supply,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # a board is mutable

@@ -1,0 +1,72 @@
+"""Colours and square names.
+
+A square is an ``int``: ``row * size + column``, with a1 the top-left square
+(columns a.. left to right, rows 1.. top to bottom, as printed transcripts write them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import InvalidMoveError
+
+Color = bool
+BLACK: Color = True
+WHITE: Color = False
+COLOR_NAMES = {BLACK: "black", WHITE: "white"}
+
+Square = int
+
+MIN_SIZE = 4
+MAX_SIZE = 16
+LETTERS = "abcdefghijklmnop"
+
+_SQUARE_RE = re.compile(r"([a-p])([1-9][0-9]?)\Z")
+
+
+def check_size(size: object) -> int:
+    """Return ``size`` if it is a playable board size (even, 4 to 16), else raise."""
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise ValueError(f"board size must be an int, got {size!r}")
+    if size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"board size must be even and between 4 and 16, got {size}")
+    return size
+
+
+def square_name(square: Square, size: int = 8) -> str:
+    """``square_name(19) == "d3"`` on 8x8."""
+    if not 0 <= square < size * size:
+        raise InvalidMoveError(f"square index {square!r} is off a {size}x{size} board")
+    row, col = divmod(square, size)
+    return f"{LETTERS[col]}{row + 1}"
+
+
+def parse_square(name: str, size: int = 8) -> Square:
+    """``parse_square("d3") == 19`` on 8x8; raises ``InvalidMoveError`` for anything else."""
+    if not isinstance(name, str):
+        raise InvalidMoveError(f"a square name must be a string like 'd3', got {name!r}")
+    match = _SQUARE_RE.match(name.strip().lower())
+    if match is None:
+        raise InvalidMoveError(
+            f"{name!r} is not a square name: expected a letter a-{LETTERS[size - 1]} and a row 1-{size}, like 'd3'"
+        )
+    col = LETTERS.index(match.group(1))
+    row = int(match.group(2)) - 1
+    if col >= size or not 0 <= row < size:
+        raise InvalidMoveError(f"{name!r} is off a {size}x{size} board: columns a-{LETTERS[size - 1]}, rows 1-{size}")
+    return row * size + col
+
+
+SQUARE_NAMES = [square_name(sq) for sq in range(64)]
+"""Names of the 64 squares of the standard board, indexed by square."""
+
+(
+    A1, B1, C1, D1, E1, F1, G1, H1,
+    A2, B2, C2, D2, E2, F2, G2, H2,
+    A3, B3, C3, D3, E3, F3, G3, H3,
+    A4, B4, C4, D4, E4, F4, G4, H4,
+    A5, B5, C5, D5, E5, F5, G5, H5,
+    A6, B6, C6, D6, E6, F6, G6, H6,
+    A7, B7, C7, D7, E7, F7, G7, H7,
+    A8, B8, C8, D8, E8, F8, G8, H8,
+) = range(64)  # fmt: skip

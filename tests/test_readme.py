@@ -1,0 +1,11 @@
+"""The README's examples run as written (python-chess does the same)."""
+
+import doctest
+from pathlib import Path
+
+
+def test_readme_examples() -> None:
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    result = doctest.testfile(str(readme), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 5
+    assert result.failed == 0
