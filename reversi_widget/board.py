@@ -215,25 +215,18 @@ class Board:
     def push_transcript(self, text: str) -> None:
         """Play a transcript from here, all or nothing: on an error the board is unchanged."""
         squares = parse_transcript(text, self.size)
-        played = 0
+        played = len(self.move_stack)
         try:
             for number, square in enumerate(squares, 1):
-                if square is None:
-                    self.push_pass()
-                    played += 1
-                    continue
-                if self.must_pass():
+                if square is not None and self.must_pass():
                     self.push_pass()  # an omitted forced pass
-                    played += 1
+                move = Move(square, self.size)
                 try:
-                    self.push(Move(square, self.size))
+                    self.push(move)
                 except IllegalMoveError as error:
-                    raise IllegalMoveError(
-                        f"transcript move {number} ({square_name(square, self.size)}): {error}"
-                    ) from None
-                played += 1
+                    raise IllegalMoveError(f"transcript move {number} ({move}): {error}") from None
         except IllegalMoveError:
-            for _ in range(played):
+            while len(self.move_stack) > played:
                 self.pop()
             raise
 

@@ -121,7 +121,10 @@ def _parse_diagram(text: str, size: int | None) -> ParsedPosition:
         elif m := _ROW_RE.match(line):
             if int(m.group(1)) != len(rows) + 1:
                 raise InvalidPositionError(f"{where}: expected row {len(rows) + 1}, found row {m.group(1)}")
-            rows.append(m.group(2).replace(" ", ""))
+            cells = m.group(2).replace(" ", "")
+            if bad := set(cells) - set(_BLACK_CHARS + _WHITE_CHARS + _EMPTY_CHARS):
+                raise InvalidPositionError(f"{where}: {sorted(bad)[0]!r} is not a disc: expected X, O or -")
+            rows.append(cells)
         else:
             raise InvalidPositionError(f"{where}: expected a row like '4 - - - O X - - -' or 'black to move'")
     n = size if size is not None else _infer_size(len(rows) ** 2, text)

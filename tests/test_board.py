@@ -1,0 +1,215 @@
+"""The scripting API: names, text forms, and refusals that leave the board untouched."""
+
+import pytest
+
+import reversi_widget as rw
+from reversi_widget import (
+    BLACK,
+    WHITE,
+    Board,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Rules,
+    parse_square,
+    square_name,
+)
+from reversi_widget.squares import D3, H8, SQUARE_NAMES
+
+
+def test_square_names_and_constants() -> None:
+    assert parse_square("a1") == 0 and parse_square("h8") == H8 == 63
+    assert square_name(D3) == "d3" and SQUARE_NAMES[19] == "d3"
+    assert parse_square("j10", 10) == 99 and square_name(255, 16) == "p16"
+    assert parse_square(" D3 ") == D3
+
+
+@pytest.mark.parametrize(("text", "size"), [("i1", 8), ("a9", 8), ("a0", 8), ("z3", 8), ("d", 8), ("", 8), ("k1", 10)])
+def test_bad_square_names_are_refused_with_the_input_quoted(text: str, size: int) -> None:
+    with pytest.raises(InvalidMoveError, match=repr(text).replace("'", "'?")):
+        parse_square(text, size)
+
+
+def test_square_name_off_the_board() -> None:
+    with pytest.raises(InvalidMoveError, match="64"):
+        square_name(64)
+
+
+def test_move_value_type() -> None:
+    move = Move.from_name("d3")
+    assert str(move) == "d3" and move and move == Move(D3)
+    assert eval(repr(move), {"Move": Move}) == move
+    assert not Move.null() and str(Move.null()) == "pass" and Move.from_name("pass") == Move.null()
+    big = Move.from_name("j10", 10)
+    assert eval(repr(big), {"Move": Move}) == big
+
+
+def test_legal_moves_container() -> None:
+    moves = Board().legal_moves
+    assert len(moves) == moves.count() == 4 and bool(moves)
+    assert "d3" in moves and Move.from_name("f5") in moves
+    assert "a1" not in moves and "zz" not in moves and 19 not in moves and Move.null() not in moves
+    assert Move(19, 10) not in moves
+    assert "d3" in repr(moves)
+
+
+def test_push_accepts_names_and_moves_and_checks_legality() -> None:
+    board = Board()
+    board.push("f5")
+    board.push(Move.from_name("d6"))
+    assert board.transcript() == "f5d6" and board.ply == 2 and str(board.peek()) == "d6"
+    assert board.pop() == Move.from_name("d6") and board.transcript() == "f5"
+
+
+@pytest.mark.parametrize(
+    ("move", "error", "words"),
+    [
+        ("a1", IllegalMoveError, "flanks no opponent disc"),
+        ("d4", IllegalMoveError, "occupied"),
+        ("q1", InvalidMoveError, "'q1'"),
+        ("d33", InvalidMoveError, "'d33'"),
+        (19, InvalidMoveError, "19"),
+        (None, InvalidMoveError, "None"),
+        (Move(19, 6), InvalidMoveError, "6x6"),
+    ],
+)
+def test_bad_moves_are_refused_and_change_nothing(move: object, error: type, words: str) -> None:
+    board = Board.from_transcript("f5")
+    before = (board.to_string(), list(board.move_stack))
+    with pytest.raises(error, match=words):
+        board.push(move)  # type: ignore[arg-type]
+    assert (board.to_string(), list(board.move_stack)) == before
+
+
+def test_every_error_is_a_value_error() -> None:
+    for error in (InvalidMoveError, IllegalMoveError, InvalidPositionError):
+        assert issubclass(error, ValueError) and issubclass(error, rw.ReversiError)
+
+
+def test_pop_on_an_empty_stack() -> None:
+    with pytest.raises(IndexError):
+        Board().pop()
+    with pytest.raises(IndexError):
+        Board().peek()
+
+
+def test_outcome_is_none_while_the_game_runs() -> None:
+    assert Board().outcome() is None and not Board().is_game_over()
+
+
+def test_copy_is_independent() -> None:
+    board = Board.from_transcript("f5d6")
+    copy = board.copy()
+    copy.push("c3")
+    assert board.transcript() == "f5d6" and copy.transcript() == "f5d6c3"
+    assert board.copy(stack=False).move_stack == []
+    assert board.root() == Board()
+
+
+def test_to_string_is_the_edax_form() -> None:
+    assert Board().to_string() == "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
+    ffo = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+    board = Board.from_string(ffo)
+    assert board.to_string() == ffo and board.turn == BLACK and board.count(WHITE) == 23
+    assert Board.from_string(ffo.replace(" X", " O;")).turn == WHITE  # Edax writes a trailing ';'
+
+
+@pytest.mark.parametrize("size", [4, 6, 10, 16])
+def test_string_forms_generalise_to_other_sizes(size: int) -> None:
+    board = Board(rules=Rules(size=size))
+    assert len(board.to_string()) == size * size + 2
+    assert Board.from_string(board.to_string()) == board
+    assert Board.from_string(str(board)) == board
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("X" * 63 + " X", "63 squares"),
+        ("-" * 64, "whose turn"),
+        ("-" * 64 + " Z", "'Z'"),
+        ("-" * 63 + "Q X", "'Q'"),
+        ("-" * 64 + " X 30", "supply"),
+        ("-" * 5000, "too long"),
+        ("", "0 squares"),
+    ],
+)
+def test_malformed_position_strings_are_refused(text: str, words: str) -> None:
+    with pytest.raises(InvalidPositionError, match=words):
+        Board.from_string(text)
+
+
+def test_malformed_diagrams_are_refused() -> None:
+    good = str(Board())
+    with pytest.raises(InvalidPositionError, match="whose turn"):
+        Board.from_string(good.replace("black (X) to move", ""))
+    with pytest.raises(InvalidPositionError, match="line 3"):
+        Board.from_string(good.replace(" 2 - - -", " 2 - ? -"))
+    with pytest.raises(InvalidPositionError, match="expected row 3"):
+        Board.from_string(good.replace(" 3 -", " 9 -"))
+
+
+def test_set_position_failure_keeps_the_old_position() -> None:
+    board = Board.from_transcript("f5d6")
+    with pytest.raises(InvalidPositionError):
+        board.set_position("nonsense")
+    assert board.transcript() == "f5d6"
+
+
+def test_supply_in_the_string_needs_supply_rules() -> None:
+    with pytest.raises(InvalidPositionError, match="supply"):
+        Board("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X 30 30")
+    board = Board("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X 30 30", rules=Rules(supply=32))
+    assert board.supply == (30, 30) and board.to_string().endswith(" X 30 30")
+
+
+def test_transcript_with_omitted_and_explicit_passes() -> None:
+    # A 4x4 game with a forced pass: found by playing out; the explicit form must agree.
+    board = Board(rules=Rules(size=4))
+    while not board.is_game_over():
+        if board.must_pass():
+            board.push_pass()
+        else:
+            board.push(next(iter(board.legal_moves)))
+    implicit = Board.from_transcript(board.transcript(), rules=Rules(size=4))
+    explicit = Board.from_transcript(board.transcript(passes=True), rules=Rules(size=4))
+    assert implicit == explicit == board
+    assert implicit.move_stack == board.move_stack
+
+
+def test_transcript_accepts_spaces_and_case() -> None:
+    assert Board.from_transcript("F5 d6  C3").transcript() == "f5d6c3"
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "words"),
+    [
+        ("d6c3x3", InvalidMoveError, "character 5"),
+        ("d6c3a1", IllegalMoveError, "move 3"),
+        ("d6pass", IllegalMoveError, "move 2.*may not pass"),
+        ("d6c3c9", InvalidMoveError, "'c9'"),
+    ],
+)
+def test_bad_transcripts_are_refused_and_change_nothing(text: str, error: type, words: str) -> None:
+    board = Board.from_transcript("f5")
+    with pytest.raises(error, match=words):
+        board.push_transcript(text)
+    assert board.transcript() == "f5"
+
+
+def test_ten_by_ten_transcript_with_two_digit_rows() -> None:
+    board = Board(rules=Rules(size=10))
+    first = next(iter(board.legal_moves))
+    board.push(first)
+    text = board.transcript()
+    assert Board.from_transcript(text, rules=Rules(size=10)) == board
+
+
+def test_rules_are_immutable_and_checked() -> None:
+    rules = Rules()
+    with pytest.raises(AttributeError):
+        rules.size = 6  # type: ignore[misc]
+    for bad in (dict(goal="reverse"), dict(scoring="points"), dict(supply=True), dict(start=5)):
+        with pytest.raises(InvalidPositionError):
+            Rules(**bad)  # type: ignore[arg-type]
