@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
 
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from .geometry import Geometry, geometry, squares_of
@@ -13,9 +15,11 @@ from .rules import FREE_START, START_LAYOUTS, Rules
 from .squares import BLACK, COLOR_NAMES, WHITE, Color, Square, parse_square, square_name
 
 
-@dataclass(frozen=True)
-class Move:
-    """A disc placed on ``square``, or a pass (``square is None``; falsy like python-chess's null move)."""
+class Move(NamedTuple):
+    """A disc placed on ``square``, or a pass (``square is None``; falsy like python-chess's null move).
+
+    A named tuple, so that making one in a search or a playout costs next to nothing.
+    """
 
     square: Square | None
     size: int = 8
@@ -41,6 +45,12 @@ class Move:
 
     def __bool__(self) -> bool:
         return self.square is not None
+
+
+@cache
+def _moves_of_size(size: int) -> tuple[Move, ...]:
+    """One shared ``Move`` per square, so listing legal moves allocates nothing new."""
+    return tuple(Move(sq, size) for sq in range(size * size))
 
 
 class Termination(enum.Enum):
@@ -70,24 +80,25 @@ class Outcome:
         return f"{who} {self.result()} ({self.reason.value})"
 
 
-@dataclass(frozen=True)
-class _Undo:
-    """What ``pop`` needs to take a move back exactly."""
-
-    move: Move
-    flipped: int
-    borrowed: bool
+# What ``pop`` needs to take a move back exactly: the move, the flipped discs, and
+# whether the disc was borrowed from the opponent's supply (R4).
+_Undo = tuple[Move, int, bool]
 
 
 class LegalMoveList:
     """The legal moves of a position: supports ``in`` (a ``Move`` or a square name), ``len``,
     iteration and ``bool``. A pass is never in it: ``board.must_pass()`` says when it is due."""
 
+    __slots__ = ("_bits", "_board")
+
     def __init__(self, board: Board) -> None:
         self._board = board
+        self._bits: int | None = None
 
     def _mask(self) -> int:
-        return self._board._legal_mask()
+        if self._bits is None:  # computed once: list() asks for the length, then iterates
+            self._bits = self._board._legal_mask()
+        return self._bits
 
     def __contains__(self, move: object) -> bool:
         size = self._board.size
@@ -101,8 +112,14 @@ class LegalMoveList:
         return bool(self._mask() >> move.square & 1)
 
     def __iter__(self) -> Iterator[Move]:
-        size = self._board.size
-        return iter([Move(sq, size) for sq in squares_of(self._mask())])
+        table = _moves_of_size(self._board.size)
+        bits = self._mask()
+        out = []
+        while bits:
+            low = bits & -bits
+            out.append(table[low.bit_length() - 1])
+            bits ^= low
+        return iter(out)
 
     def __len__(self) -> int:
         return self._mask().bit_count()
@@ -132,6 +149,7 @@ class Board:
         self.rules = rules
         self.size = rules.size
         self._geo: Geometry = geometry(rules.size)
+        self._free = rules.start == FREE_START
         self.move_stack: list[Move] = []
         self._undo: list[_Undo] = []
         if position is None:
@@ -263,13 +281,14 @@ class Board:
 
     def in_placement(self) -> bool:
         """True while the four centre discs of the free start are still being placed (R8)."""
-        return self.rules.start == FREE_START and bool(self._geo.centre & ~(self._black | self._white))
+        return self._free and bool(self._geo.centre & ~(self._black | self._white))
 
     def _legal_mask(self) -> int:
-        if self.in_placement():
+        if self._free and self.in_placement():
             return self._geo.centre & ~(self._black | self._white)
-        p, o = self._sides()
-        return self._geo.moves(p, o)
+        if self.turn:
+            return self._geo.moves(self._black, self._white)
+        return self._geo.moves(self._white, self._black)
 
     @property
     def legal_moves(self) -> LegalMoveList:
@@ -371,6 +390,13 @@ class Board:
 
     def push(self, move: Move | str) -> None:
         """Play a legal move (a ``Move`` or a square name); raise and change nothing otherwise."""
+        if type(move) is Move and move.size == self.size and move.square is not None and not self._free:
+            # The common case, kept short: a disc that flips something is a legal move.
+            sq = move.square
+            p, o = (self._black, self._white) if self.turn else (self._white, self._black)
+            if not (p | o) >> sq & 1 and (flipped := self._geo.flips(p, o, sq)):
+                self._push_unchecked(move, flipped)
+                return
         m = self._parse_move(move)
         self._check_legal(m)
         if m.square is None:
@@ -397,7 +423,7 @@ class Board:
                 borrowed = own == 0  # R4: a player out of discs is given one by the opponent
                 own, other = (own, other - 1) if borrowed else (own - 1, other)
                 self.supply = (own, other) if self.turn == BLACK else (other, own)
-        self._undo.append(_Undo(move, flipped, borrowed))
+        self._undo.append((move, flipped, borrowed))
         self.move_stack.append(move)
         self.turn = not self.turn
 
@@ -405,27 +431,27 @@ class Board:
         """Take back the last move and return it; the position is restored exactly."""
         if not self._undo:
             raise IndexError("pop from a board with no moves played")
-        undo = self._undo.pop()
+        move, flipped, borrowed = self._undo.pop()
         self.move_stack.pop()
         self.turn = not self.turn
-        if undo.move.square is not None:
-            bit = 1 << undo.move.square
+        if move.square is not None:
+            bit = 1 << move.square
             if self.turn == BLACK:
-                self._black &= ~(bit | undo.flipped)
-                self._white |= undo.flipped
+                self._black &= ~(bit | flipped)
+                self._white |= flipped
             else:
-                self._white &= ~(bit | undo.flipped)
-                self._black |= undo.flipped
+                self._white &= ~(bit | flipped)
+                self._black |= flipped
             if self.supply is not None:
                 own, other = self.supply if self.turn == BLACK else self.supply[::-1]
-                own, other = (own, other + 1) if undo.borrowed else (own + 1, other)
+                own, other = (own, other + 1) if borrowed else (own + 1, other)
                 self.supply = (own, other) if self.turn == BLACK else (other, own)
-        return undo.move
+        return move
 
     def copy(self, *, stack: bool = True) -> Board:
         """An independent copy (with the move stack unless ``stack=False``)."""
         board = Board.__new__(Board)
-        board.rules, board.size, board._geo = self.rules, self.size, self._geo
+        board.rules, board.size, board._geo, board._free = self.rules, self.size, self._geo, self._free
         board._black, board._white, board.turn, board.supply = self._black, self._white, self.turn, self.supply
         board.move_stack = list(self.move_stack) if stack else []
         board._undo = list(self._undo) if stack else []
