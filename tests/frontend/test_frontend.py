@@ -1,0 +1,446 @@
+"""js/widget.js in headless Chromium against a fake model (see conftest.py and harness.html)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+JS = Path(__file__).resolve().parents[2] / "js"
+
+V1, V2 = "#view1 .reversi-widget", "#view2 .reversi-widget"
+
+
+def sent(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate("window.sent")  # type: ignore[no-any-return]
+
+
+def set_traits(page: Any, **traits: Any) -> None:
+    page.evaluate("t => window.setTraits(t)", traits)
+
+
+def sq(view: str, name: str) -> str:
+    return f'{view} [data-square="{name}"]'
+
+
+def attr_map(page: Any, view: str, attr: str) -> dict[str, str | None]:
+    return page.evaluate(  # type: ignore[no-any-return]
+        """([v, a]) => Object.fromEntries([...document.querySelectorAll(v + ' [data-square]')]
+            .map(g => [g.dataset.square, g.getAttribute(a)]))""",
+        [view, attr],
+    )
+
+
+def squares_with(page: Any, view: str, selector: str) -> set[str]:
+    return set(page.eval_on_selector_all(f"{view} [data-square]{selector}", "els => els.map(e => e.dataset.square)"))
+
+
+def entries_with(page: Any, attr: str) -> list[str]:
+    """data-ply of the move-list entries of view 1 carrying attr."""
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        f"{V1} [data-role=moves] [{attr}]", "els => els.map(e => e.dataset.ply)"
+    )
+
+
+def test_module_is_self_contained() -> None:
+    src = (JS / "widget.js").read_text()
+    assert not re.search(r"^\s*import\b|\bimport\s*\(|https?://(?!www\.w3\.org/2000/svg)", src, re.M)
+    assert "export default" in src
+    assert "innerHTML" not in src and "insertAdjacentHTML" not in src
+    assert re.search(r"const DEFAULT_STRINGS = \{", src)
+
+
+def test_initial_8x8(boot: Any) -> None:
+    page = boot(8)
+    discs = attr_map(page, V1, "data-disc")
+    assert len(discs) == 64
+    assert {k: v for k, v in discs.items() if v != "empty"} == {
+        "d4": "white",
+        "e4": "black",
+        "d5": "black",
+        "e5": "white",
+    }
+    assert squares_with(page, V1, "[data-legal]") == {"d3", "c4", "f5", "e6"}
+    assert page.get_attribute(sq(V1, "d3"), "aria-label") == "d3, empty, legal, flips 1"
+    assert page.get_attribute(sq(V1, "e4"), "aria-label") == "e4, Black"
+    coords = page.eval_on_selector_all(f"{V1} .rw-coords text", "els => els.map(e => e.textContent)")
+    assert set(coords) == set("abcdefgh") | {str(i) for i in range(1, 9)}
+    # a1 is top-left, rows numbered downwards
+    a1, h1, a8 = (page.locator(sq(V1, s)).bounding_box() for s in ("a1", "h1", "a8"))
+    assert a1["x"] < h1["x"] and abs(a1["y"] - h1["y"]) < 1 and a8["y"] > a1["y"]
+    assert page.get_attribute(f"{V1} .rw-player[data-color=black]", "data-turn") == ""
+    assert "Black" in page.inner_text(f"{V1} .rw-player[data-color=black]")
+    assert page.inner_text(f"{V1} .rw-player[data-color=white] [data-role=count]") == "2"
+
+
+@pytest.mark.parametrize("n", [6, 10])
+def test_other_sizes(boot: Any, legal_moves: Any, n: int) -> None:
+    page = boot(n)
+    discs = attr_map(page, V1, "data-disc")
+    last = "abcdefghij"[n - 1] + str(n)
+    assert len(discs) == n * n and last in discs
+    mid = n // 2
+    a, b = "abcdefghij"[mid - 1], "abcdefghij"[mid]
+    assert discs[f"{a}{mid}"] == "white" and discs[f"{b}{mid}"] == "black"
+    assert squares_with(page, V1, "[data-legal]") == set(legal_moves(page.evaluate("model.get('discs')"), n, "X"))
+    # the board is square and fills its column
+    box = page.locator(f"{V1} .rw-board").bounding_box()
+    assert abs(box["width"] - box["height"]) < 1 and box["width"] > 250
+
+
+def test_resize_board_live(boot: Any) -> None:
+    page = boot(8)
+    set_traits(page, board_size=6, discs="-" * 36, legal={})
+    assert page.locator(f"{V1} [data-square]").count() == 36
+    assert page.locator(f"{V2} [data-square]").count() == 36
+
+
+def test_click_sends_move_without_changing_board(boot: Any) -> None:
+    page = boot(8)
+    page.click(sq(V1, "d3"))
+    assert sent(page) == [{"kind": "move", "square": "d3", "ply": 0}]
+    assert page.get_attribute(sq(V1, "d3"), "data-disc") == "empty"  # Python decides, not the view
+    set_traits(page, ply=5)
+    page.click(sq(V2, "f5"))
+    assert sent(page)[-1] == {"kind": "move", "square": "f5", "ply": 5}
+
+
+def test_click_illegal_square_also_sends(boot: Any) -> None:
+    page = boot(8)
+    page.click(sq(V1, "a1"))
+    page.click(sq(V1, "d4"))  # occupied
+    assert sent(page) == [{"kind": "move", "square": "a1", "ply": 0}, {"kind": "move", "square": "d4", "ply": 0}]
+
+
+def test_hover_previews_exactly_the_flips(boot: Any, legal_moves: Any) -> None:
+    discs = list("-" * 64)
+    for s, d in {"a1": "X", "b1": "O", "c1": "O", "d4": "O", "e5": "O", "e4": "X", "d5": "X"}.items():
+        discs[(int(s[1]) - 1) * 8 + "abcdefgh".index(s[0])] = d
+    board = "".join(discs)
+    legal = legal_moves(board, 8, "X")
+    assert legal["d1"] == ["c1", "b1"]
+    page = boot(8, discs=board, legal=legal)
+    page.hover(sq(V1, "d1"))
+    assert squares_with(page, V1, "[data-preview=flip]") == {"b1", "c1"}
+    assert squares_with(page, V1, "[data-preview=place]") == {"d1"}
+    assert squares_with(page, V2, "[data-preview]") == set()  # hover is per view
+    page.hover(sq(V1, "h8"))  # not legal: nothing previewed
+    assert squares_with(page, V1, "[data-preview]") == set()
+    set_traits(page, show_flips=False)
+    page.hover(sq(V1, "d1"))
+    assert squares_with(page, V1, "[data-preview]") == set()
+
+
+def test_show_legal_off(boot: Any) -> None:
+    page = boot(8)
+    set_traits(page, show_legal=False)
+    assert squares_with(page, V1, "[data-legal]") == set()
+    assert squares_with(page, V2, "[data-legal]") == set()
+    assert "legal" not in page.get_attribute(sq(V1, "d3"), "aria-label")
+    set_traits(page, show_legal=True)
+    assert squares_with(page, V1, "[data-legal]") == {"d3", "c4", "f5", "e6"}
+
+
+AFTER_D3 = dict(
+    discs="-" * 19 + "X" + "-" * 7 + "XX" + "-" * 6 + "XO" + "-" * 27,
+    ply=1,
+    turn="white",
+    last_move="d3",
+    last_flips=["d4"],
+    moves=["d3"],
+)
+SNAPSHOT = """v => ['d3', 'd4', 'e5'].map(s => {
+    const g = document.querySelector(v + ` [data-square="${s}"]`);
+    return [g.dataset.disc, g.dataset.anim || null, g.style.getPropertyValue('--rw-delay'),
+            getComputedStyle(g.querySelector('.rw-disc-base')).fill];
+})"""
+
+
+def test_discs_change_at_once_animation_is_visual(boot: Any) -> None:
+    page = boot(8, animation="normal", show_coordinates=False)
+    set_traits(page, show_coordinates=True)  # a rebuilt board still animates the next move
+    snap = page.evaluate(f"t => {{ window.setTraits(t); return ({SNAPSHOT})('{V1}'); }}", AFTER_D3)
+    (d3, d4, e5) = snap
+    assert d3[:3] == ["black", "place", "0ms"]
+    assert d4[:3] == ["black", "flip", "300ms"]  # flipped after the placed disc, in sequence
+    assert e5[:2] == ["white", None]
+    white, black = page.evaluate(
+        f"""['e5', 'e4'].map(s =>
+            getComputedStyle(document.querySelector(`{V1} [data-square="${{s}}"] .rw-disc-base`)).fill)"""
+    )
+    assert d4[3] == white  # already black in the DOM, still painted white while it waits its turn
+    # Seek the paused CSS animations: d4 (delay 300, 300 ms) turns colour halfway through its flip.
+    seek = f"""t => {{
+        const g = document.querySelector('{sq(V1, "d4")}'), d3 = document.querySelector('{sq(V1, "d3")}');
+        for (const a of g.getAnimations({{subtree: true}}).concat(d3.getAnimations({{subtree: true}}))) {{
+            a.pause(); a.currentTime = t; }}
+        const shown = el => getComputedStyle(el).visibility === 'visible' && getComputedStyle(el).opacity !== '0';
+        return [getComputedStyle(g.querySelector('.rw-disc-base')).fill,
+                getComputedStyle(g.querySelector('.rw-disc')).transform,
+                shown(g.querySelector('.rw-ring')), shown(d3.querySelector('.rw-ring')),
+                shown(d3.querySelector('.rw-last'))];
+    }}"""
+    fill, transform, ring, d3_ring, d3_last = page.evaluate(seek, 375)
+    assert fill == white and transform != "none" and not ring  # first half: old colour, narrowing
+    fill, _, ring, d3_ring, d3_last = page.evaluate(seek, 525)
+    assert fill == black and not ring and not d3_ring and d3_last  # second half: new colour
+    ring = page.evaluate(seek, 620)[2]
+    assert ring  # the "flipped" ring once the flip is over; never on the placed disc
+    page.evaluate("document.getAnimations().forEach(a => a.play())")
+    page.wait_for_function(f"!document.querySelector('{V1} [data-anim]')", timeout=3000)
+    assert page.get_attribute(sq(V1, "d4"), "data-disc") == "black"
+
+
+def test_no_animation_when_off_or_reduced_motion(boot: Any) -> None:
+    page = boot(8, animation="off")
+    snap = page.evaluate(f"t => {{ window.setTraits(t); return ({SNAPSHOT})('{V1}'); }}", AFTER_D3)
+    assert [s[:2] for s in snap] == [["black", None], ["black", None], ["white", None]]
+    assert page.locator("[data-anim], .rw-anim").count() == 0
+    page.emulate_media(reduced_motion="reduce")
+    set_traits(page, animation="fast", discs=AFTER_D3["discs"].replace("O", "X"))
+    assert page.locator("[data-anim], .rw-anim").count() == 0
+
+
+def test_keyboard(boot: Any) -> None:
+    page = boot(8, ply=2)
+    page.focus(f"{V1} .rw-board")
+    page.keyboard.press("ArrowUp")  # cursor starts on d4
+    assert page.get_attribute(f"{V1} .rw-board", "aria-activedescendant").endswith("-d3")
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press(" ")
+    page.keyboard.type("f5")
+    page.keyboard.press("Enter")
+    page.keyboard.press("u")
+    page.keyboard.press("r")
+    assert sent(page) == [
+        {"kind": "move", "square": "d3", "ply": 2},
+        {"kind": "move", "square": "b3", "ply": 2},
+        {"kind": "move", "square": "f5", "ply": 2},
+        {"kind": "undo", "ply": 2},
+        {"kind": "redo", "ply": 2},
+    ]
+    assert page.is_visible(f"{V1} .rw-cursor")
+    assert not page.is_visible(f"{V2} .rw-cursor")
+    # the keyboard cursor on a legal square previews its flips too
+    assert squares_with(page, V1, "[data-preview=flip]") == {"e5"}
+
+
+def test_status_thinking_result(boot: Any) -> None:
+    page = boot(8)
+    status = page.locator(f"{V1} [data-role=status]")
+    assert status.get_attribute("aria-live") == "polite"
+    assert status.inner_text() == "Black to move"
+    assert not page.is_visible(f"{V1} [data-role=thinking]")
+    assert not page.is_visible(f"{V1} [data-role=result]")
+    set_traits(page, status="White is thinking…", thinking=True)
+    assert page.inner_text(f"{V2} [data-role=status]") == "White is thinking…"
+    assert page.is_visible(f"{V1} [data-role=thinking]")
+    set_traits(page, thinking=False, game_over=True, turn="", result="Black wins 40–24", status="Game over")
+    assert page.inner_text(f"{V1} [data-role=result]") == "Black wins 40–24"
+    assert not page.is_visible(f"{V1} [data-role=thinking]")
+
+
+def test_notice_reshown_on_new_id(boot: Any) -> None:
+    page = boot(8)
+    notice = f"{V1} [data-role=notice]"
+    assert not page.is_visible(notice)
+    set_traits(page, notice="a1 is not a legal move", notice_kind="error", notice_id=1)
+    assert page.is_visible(notice) and page.get_attribute(notice, "data-kind") == "error"
+    assert page.inner_text(notice).startswith("a1 is not a legal move")
+    page.click(f"{notice} .rw-dismiss")
+    assert not page.is_visible(notice)
+    set_traits(page, notice_id=2)  # same text again is still news
+    assert page.is_visible(notice)
+    set_traits(page, notice="White passes", notice_kind="pass", notice_id=3)
+    assert page.get_attribute(notice, "data-kind") == "pass"
+    colours = page.evaluate(
+        f"""() => {{ const n = document.querySelector('{notice}'); const a = getComputedStyle(n).borderLeftColor;
+        window.setTraits({{notice_kind: 'error'}}); return [a, getComputedStyle(n).borderLeftColor]; }}"""
+    )
+    assert colours[0] != colours[1]
+    set_traits(page, notice="", notice_id=4)
+    assert not page.is_visible(notice)
+
+
+MOVES = ["d3", "c5", "f6", "pass", "e6"]
+
+
+def test_move_list_and_jump(boot: Any) -> None:
+    page = boot(8, moves=MOVES, ply=3, can_undo=True, can_redo=True)
+    text = " ".join(page.inner_text(f"{V1} [data-role=moves]").split())
+    assert text == "1. d3 c5 2. f6 pass 3. e6"
+    entries = page.locator(f"{V1} [data-role=moves] [data-ply]")
+    assert [entries.nth(i).get_attribute("data-ply") for i in range(5)] == ["1", "2", "3", "4", "5"]
+    assert entries_with(page, "data-future") == ["4", "5"]
+    assert entries_with(page, "aria-current") == ["3"]
+    faded = page.evaluate(f"getComputedStyle(document.querySelector('{V1} [data-ply=\"5\"]')).opacity")
+    assert float(faded) < 1
+    page.click(f"{V1} [data-role=moves] [data-ply='2']")
+    assert sent(page) == [{"kind": "jump", "to": 2, "ply": 3}]
+    set_traits(page, ply=2)
+    assert entries_with(page, "aria-current") == ["2"]
+    assert page.inner_text(f"{V2} .rw-move-count") == "2 / 5"
+
+
+def test_replay_slider(boot: Any) -> None:
+    page = boot(8, moves=MOVES, ply=3)
+    slider = f"{V1} input[data-role=replay]"
+    assert page.get_attribute(slider, "max") == "5" and page.input_value(slider) == "3"
+    page.fill(slider, "1")
+    assert sent(page) == [{"kind": "jump", "to": 1, "ply": 3}]
+    # while that jump is unanswered, further drags are coalesced, then sent with the fresh ply
+    page.fill(slider, "0")
+    page.fill(slider, "4")
+    assert len(sent(page)) == 1
+    set_traits(page, ply=1)
+    assert sent(page)[1:] == [{"kind": "jump", "to": 4, "ply": 1}]
+    set_traits(page, ply=4)
+    assert page.input_value(f"{V2} input[data-role=replay]") == "4"
+
+
+def test_both_views_follow_the_model(boot: Any) -> None:
+    page = boot(8)
+    set_traits(page, **AFTER_D3, legal={"c3": ["d4"]}, counts={"black": 4, "white": 1})
+    for view in (V1, V2):
+        assert page.get_attribute(sq(view, "d3"), "data-disc") == "black"
+        assert page.get_attribute(sq(view, "d3"), "data-last") == ""
+        assert page.get_attribute(sq(view, "d4"), "data-flipped") == ""
+        assert squares_with(page, view, "[data-legal]") == {"c3"}
+        assert page.inner_text(f"{view} .rw-player[data-color=black] [data-role=count]") == "4"
+        assert page.get_attribute(f"{view} .rw-player[data-color=white]", "data-turn") == ""
+    assert "last move" in page.get_attribute(sq(V1, "d3"), "aria-label")
+
+
+def test_themes(boot: Any) -> None:
+    page = boot(8)
+    seen = {}
+    for theme in ("light", "dark", "high-contrast", "auto"):
+        set_traits(page, theme=theme)
+        assert page.get_attribute(V1, "data-theme") == theme
+        assert page.input_value(f"{V2} select[data-setting=theme]") == theme
+        seen[theme] = page.evaluate(
+            f"""() => [getComputedStyle(document.querySelector('{V1}')).backgroundColor,
+                       getComputedStyle(document.querySelector('{V1} .rw-field')).fill,
+                       getComputedStyle(document.querySelector('{V1} .rw-grid')).stroke]"""
+        )
+    assert len({v[0] for v in seen.values() if v is not seen["auto"]}) == 3  # backgrounds differ
+    assert len({v[1] for v in seen.values()}) >= 3  # board green, darker green, black
+    assert seen["high-contrast"][:3] == ["rgb(0, 0, 0)", "rgb(0, 0, 0)", "rgb(255, 255, 0)"]
+    assert seen["auto"][0] == "rgb(255, 255, 255)"  # no JupyterLab variables: light fallbacks
+
+
+def test_player_names_are_text_not_markup(boot: Any) -> None:
+    evil = "<img src=x onerror=alert(1)>"
+    page = boot(8, players={"black": evil, "white": "<script>alert(2)</script>"}, status=evil, marks={"a1": "<b>"})
+    set_traits(page, notice=evil, notice_id=1, strings={"undo": evil})
+    assert page.inner_text(f"{V1} .rw-player[data-color=black] .rw-name") == evil
+    assert page.inner_text(f"{V1} [data-role=status]") == evil
+    assert page.inner_text(f"{V1} [data-action=undo]") == evil
+    assert page.text_content(f"{V1} [data-square=a1] .rw-mark") == "<b>"
+    assert page.locator("img, .reversi-widget script, .reversi-widget b").count() == 0
+    page.wait_for_timeout(50)  # an injected onerror would have fired by now (the fixture fails on dialogs)
+
+
+def test_annotations(boot: Any) -> None:
+    page = boot(
+        8,
+        fill={"a1": "rgb(255, 0, 0)", "b2": "not a colour"},
+        marks={"c4": "+3", "d4": "12"},
+        arrows=[["a1", "h8"], ["zz", "a2"]],
+    )
+    fill = page.evaluate(f"getComputedStyle(document.querySelectorAll('{V1} .rw-fill')[0]).fill")
+    assert fill == "rgb(255, 0, 0)"
+    assert page.text_content(f"{V1} [data-square=c4] .rw-mark") == "+3"
+    assert "+3" in page.get_attribute(sq(V1, "c4"), "aria-label")
+    # marks on a white disc are drawn dark, on the board light
+    mark_fill = "s => getComputedStyle(document.querySelector(s + ' .rw-mark')).fill"
+    dark, light = (page.evaluate(mark_fill, sq(V1, s)) for s in ("d4", "c4"))
+    assert dark != light
+    set_traits(page, marks={"c4": "+3", "d4": "12", "a8": "123456789012"})
+    long_mark, cell = page.locator(f"{sq(V1, 'a8')} .rw-mark").bounding_box(), page.locator(sq(V1, "a8")).bounding_box()
+    assert long_mark["width"] <= cell["width"]  # squeezed into its square
+    arrows = page.locator(f"{V1} .rw-arrow")
+    assert arrows.count() == 1 and arrows.get_attribute("data-from") == "a1" and arrows.get_attribute("data-to") == "h8"
+    assert arrows.get_attribute("marker-end").startswith("url(#")
+    box = arrows.bounding_box()
+    a1, h8 = page.locator(sq(V1, "a1")).bounding_box(), page.locator(sq(V1, "h8")).bounding_box()
+    assert a1["x"] < box["x"] < a1["x"] + a1["width"] and box["x"] + box["width"] < h8["x"] + h8["width"]
+    set_traits(page, fill={}, marks={}, arrows=[])
+    assert page.locator(f"{V1} .rw-arrow").count() == 0
+    assert page.text_content(f"{V1} [data-square=c4] .rw-mark") == ""
+
+
+def test_buttons(boot: Any) -> None:
+    page = boot(8, ply=4)
+    assert page.is_disabled(f"{V1} [data-action=undo]") and page.is_disabled(f"{V1} [data-action=redo]")
+    assert page.is_enabled(f"{V1} [data-action=pass]") and page.is_enabled(f"{V1} [data-action=new]")
+    set_traits(page, can_undo=True)
+    assert page.is_enabled(f"{V2} [data-action=undo]") and page.is_disabled(f"{V2} [data-action=redo]")
+    set_traits(page, can_redo=True)
+    for action in ("undo", "redo", "pass", "new"):
+        page.click(f"{V1} [data-action={action}]")
+    assert sent(page) == [
+        {"kind": "undo", "ply": 4},
+        {"kind": "redo", "ply": 4},
+        {"kind": "pass", "ply": 4},
+        {"kind": "new_game", "ply": 4},
+    ]
+    # with no legal move, Pass is highlighted (still Python's call)
+    assert page.get_attribute(f"{V1} [data-action=pass]", "data-suggested") is None
+    set_traits(page, legal={})
+    assert page.get_attribute(f"{V1} [data-action=pass]", "data-suggested") == ""
+
+
+def test_settings_write_traits(boot: Any) -> None:
+    page = boot(8, animation="normal")
+    page.uncheck(f"{V1} input[data-setting=show_legal]")
+    page.uncheck(f"{V1} input[data-setting=show_coordinates]")
+    page.select_option(f"{V1} select[data-setting=animation]", "slow")
+    page.select_option(f"{V1} select[data-setting=theme]", "dark")
+    page.uncheck(f"{V1} input[data-setting=show_flips]")
+    assert page.evaluate("window.setCalls") == [
+        ["show_legal", False],
+        ["show_coordinates", False],
+        ["animation", "slow"],
+        ["theme", "dark"],
+        ["show_flips", False],
+    ]
+    assert page.evaluate("window.saves") == 5
+    assert sent(page) == []  # settings are traits, not intents
+    # the other view follows the model
+    assert not page.is_checked(f"{V2} input[data-setting=show_legal]")
+    assert page.input_value(f"{V2} select[data-setting=animation]") == "slow"
+    assert page.get_attribute(V2, "data-theme") == "dark"
+    assert squares_with(page, V2, "[data-legal]") == set()
+    assert page.locator(f"{V2} .rw-coords").count() == 0
+
+
+def test_strings_supply_and_size(boot: Any) -> None:
+    page = boot(8, supply={"black": 30, "white": 30}, size=320)
+    assert page.inner_text(f"{V1} .rw-player[data-color=white] [data-role=supply]") == "30 left"
+    assert abs(page.locator(f"{V1} .rw-board").bounding_box()["width"] - 320) < 1
+    german = {"black": "Schwarz", "undo": "Zurück", "legal": "legal", "flips": "dreht", "supply": "übrig"}
+    set_traits(page, strings=german)
+    assert page.get_attribute(sq(V1, "e4"), "aria-label") == "e4, Schwarz"
+    assert page.get_attribute(sq(V1, "d3"), "aria-label") == "d3, empty, legal, dreht 1"
+    assert page.inner_text(f"{V2} [data-action=undo]") == "Zurück"
+    assert page.inner_text(f"{V2} .rw-player[data-color=black] .rw-color") == "Schwarz"
+    assert page.inner_text(f"{V1} .rw-player[data-color=black] [data-role=supply]") == "30 übrig"
+    set_traits(page, size=None, supply={})
+    assert 300 < page.locator(f"{V1} .rw-board").bounding_box()["width"] <= 480
+    assert not page.is_visible(f"{V1} [data-role=supply]")
+
+
+def test_cleanup_removes_listeners(boot: Any) -> None:
+    page = boot(8)
+    assert page.evaluate("window.handlerCount()") > 0
+    page.evaluate("window.cleanups[0]()")
+    assert page.locator(V1).count() == 0 and page.locator(V2).count() == 1
+    page.evaluate("window.cleanups[1]()")
+    assert page.evaluate("window.handlerCount()") == 0
+    set_traits(page, discs="-" * 64)  # no listener left to throw on a removed view
