@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from .board import Board, LegalMoveList, Move, Outcome, Termination
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
+from .game import Game
+from .ggf import load_ggf, read_ggf, read_ggf_games, write_ggf, write_ggf_games
 from .perft import perft
 from .rules import Rules
 from .squares import BLACK, COLOR_NAMES, SQUARE_NAMES, WHITE, Color, Square, parse_square, square_name
+from .wthor import WthorRecord, read_wthor
+from .wthor import replay as replay_wthor
 
 __all__ = [
     "BLACK",
@@ -15,6 +19,7 @@ __all__ = [
     "WHITE",
     "Board",
     "Color",
+    "Game",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
@@ -25,7 +30,15 @@ __all__ = [
     "Rules",
     "Square",
     "Termination",
+    "WthorRecord",
+    "load_ggf",
     "parse_square",
     "perft",
+    "read_ggf",
+    "read_ggf_games",
+    "read_wthor",
+    "replay_wthor",
     "square_name",
+    "write_ggf",
+    "write_ggf_games",
 ]
