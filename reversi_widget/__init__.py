@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from .board import Board, LegalMoveList, Move, Outcome, Termination
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
+from .explain import Explanation, explain
 from .game import Game
 from .ggf import load_ggf, read_ggf, read_ggf_games, write_ggf, write_ggf_games
+from .i18n import LANGUAGES, strings_for, translate
 from .perft import perft
 from .rules import Rules
 from .squares import BLACK, COLOR_NAMES, SQUARE_NAMES, WHITE, Color, Square, parse_square, square_name
@@ -15,10 +17,12 @@ from .wthor import replay as replay_wthor
 __all__ = [
     "BLACK",
     "COLOR_NAMES",
+    "LANGUAGES",
     "SQUARE_NAMES",
     "WHITE",
     "Board",
     "Color",
+    "Explanation",
     "Game",
     "IllegalMoveError",
     "InvalidMoveError",
@@ -31,6 +35,7 @@ __all__ = [
     "Square",
     "Termination",
     "WthorRecord",
+    "explain",
     "load_ggf",
     "parse_square",
     "perft",
@@ -39,6 +44,8 @@ __all__ = [
     "read_wthor",
     "replay_wthor",
     "square_name",
+    "strings_for",
+    "translate",
     "write_ggf",
     "write_ggf_games",
 ]

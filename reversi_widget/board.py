@@ -475,6 +475,12 @@ class Board:
         """The moves from the start as ``"f5d6c3..."``; passes only if ``passes=True``."""
         return "".join(str(m) if m else "pass" for m in self.move_stack if m or passes)
 
+    def _repr_svg_(self) -> str:
+        """A bare ``board`` at the end of a notebook cell shows the picture, last move marked."""
+        from .svg import board as svg_board  # imported late: the rules engine needs no pictures
+
+        return svg_board(self, lastmove=self.move_stack[-1] if self.move_stack else None)
+
     def __str__(self) -> str:
         return format_diagram(self.size, self._black, self._white, self.turn, self.supply)
 
