@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .board import Board, LegalMoveList, Move, Outcome, Termination
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
 from .explain import Explanation, explain
@@ -31,6 +33,7 @@ __all__ = [
     "Move",
     "Outcome",
     "ReversiError",
+    "ReversiWidget",
     "Rules",
     "Square",
     "Termination",
@@ -49,3 +52,15 @@ __all__ = [
     "write_ggf",
     "write_ggf_games",
 ]
+
+if TYPE_CHECKING:
+    from .widget import ReversiWidget
+
+
+def __getattr__(name: str) -> object:
+    """``ReversiWidget`` is imported on first use, so the rules engine loads without a front end."""
+    if name == "ReversiWidget":
+        from .widget import ReversiWidget
+
+        return ReversiWidget
+    raise AttributeError(f"module 'reversi_widget' has no attribute {name!r}")

@@ -1,0 +1,916 @@
+"""``ReversiWidget``: a clickable Reversi board for Jupyter, with Python as the only referee.
+
+The game lives here: a ``Board`` with its ``Rules``, the whole line (so moves can be
+redone) and the two players. The synced traits are a picture of that game, written only
+by Python; every view draws them, so several views of one widget always agree. A view
+sends intents ("play d3", "undo"...) as custom messages; each one is checked in full and
+either changes the game or is refused with a notice, leaving the game as it was. The
+contract with the front end is js/PROTOCOL.md.
+
+Computer players run in a worker thread on a copy of the position, so the notebook stays
+responsive; their move is applied only if the game is still where it was when they
+started (a generation counter tells), so a stale move is never played.
+"""
+
+from __future__ import annotations
+
+import importlib
+import reprlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anywidget
+import traitlets
+
+from .board import Board, Move, Outcome
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
+from .game import Game
+from .notation import parse_position
+from .players import Player, make_player, player_name
+from .rules import Rules
+from .squares import BLACK, WHITE, Color, parse_square, square_name
+from .strings import ENGLISH, front_end_strings, text
+
+_HERE = Path(__file__).parent
+#: Wheels carry the front end in ``static/``; editable installs and the repository use ``js/``.
+ASSETS = _HERE / "static" if (_HERE / "static").is_dir() else _HERE.parent / "js"
+
+#: The traits a front end may write (js/PROTOCOL.md, "Settings").
+SETTINGS = ("show_legal", "show_flips", "show_coordinates", "animation", "theme", "size")
+ANIMATIONS = ("off", "slow", "normal", "fast")
+THEMES = ("auto", "light", "dark", "high-contrast")
+MIN_PIXELS, MAX_PIXELS = 120, 4000
+
+#: Intent kind -> its fields besides ``kind`` and their JSON types (js/PROTOCOL.md, "Intents").
+INTENTS: dict[str, dict[str, type]] = {
+    "move": {"square": str, "ply": int},
+    "pass": {"ply": int},
+    "undo": {"ply": int},
+    "redo": {"ply": int},
+    "new_game": {"ply": int},
+    "jump": {"to": int, "ply": int},
+}
+#: An intent is a few short fields; anything bigger (counting characters) is refused unread.
+MAX_INTENT_SIZE = 256
+MAX_MARK_LENGTH = 12
+MAX_FILL_LENGTH = 64
+
+_COLOR_KEY = {BLACK: "black", WHITE: "white"}
+_short = reprlib.Repr()
+_short.maxstring = 40
+_short.maxother = 40
+_short.maxlist = _short.maxdict = _short.maxtuple = 4
+
+MoveCallback = Callable[["ReversiWidget", Move], object]
+GameOverCallback = Callable[["ReversiWidget", Outcome], object]
+_F = TypeVar("_F")
+
+
+class NavigationError(ReversiError, IndexError):
+    """Undo, redo or jump to a position the line does not have."""
+
+
+class InvalidAnnotationError(ReversiError, traitlets.TraitError):
+    """A ``fill``, ``marks`` or ``arrows`` value that does not fit the board."""
+
+
+def _payload_size(value: object, limit: int) -> int:
+    """Characters and items in a decoded JSON value, counting stops soon after ``limit``."""
+    size, stack = 0, [value]
+    while stack and size <= limit:
+        item = stack.pop()
+        if isinstance(item, str):
+            size += len(item)
+        elif isinstance(item, dict):
+            size += len(item)
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            size += len(item)
+            stack.extend(item)
+        else:
+            size += 1
+    return size
+
+
+def _type_name(expected: type) -> str:
+    return "an integer" if expected is int else "a string"
+
+
+class ReversiWidget(anywidget.AnyWidget):
+    """A Reversi game in a notebook cell: click to play, or drive it from Python.
+
+    ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a
+    position string or a GGF record (see ``load``). ``black``/``white`` are ``"human"``,
+    a registered name (``"random"``, ``"greedy"``...) or an object with ``choose(board)``.
+    Every keyword is also a trait: ``w.white = "greedy"`` switches players, ``w.rules =
+    Rules(goal="inverted")`` starts a new game with those rules, ``w.animation = "off"``
+    changes every view. ``w.board`` is a copy: change the game with ``play``, ``undo``,
+    ``load``...
+    """
+
+    _esm = ASSETS / "widget.js"
+    _css = ASSETS / "widget.css"
+
+    # -- the picture of the game: written by Python only (js/PROTOCOL.md) ----------------
+    board_size = traitlets.Int(8).tag(sync=True, echo_update=False)
+    discs = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    turn = traitlets.Unicode("black").tag(sync=True, echo_update=False)
+    ply = traitlets.Int(0).tag(sync=True, echo_update=False)
+    legal = traitlets.Dict().tag(sync=True, echo_update=False)
+    last_move = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    last_flips: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
+    counts = traitlets.Dict().tag(sync=True, echo_update=False)
+    supply = traitlets.Dict().tag(sync=True, echo_update=False)
+    status = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    notice = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    notice_kind = traitlets.Unicode("info").tag(sync=True, echo_update=False)
+    notice_id = traitlets.Int(0).tag(sync=True, echo_update=False)
+    game_over = traitlets.Bool(False).tag(sync=True, echo_update=False)
+    result = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    moves: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
+    can_undo = traitlets.Bool(False).tag(sync=True, echo_update=False)
+    can_redo = traitlets.Bool(False).tag(sync=True, echo_update=False)
+    thinking = traitlets.Bool(False).tag(sync=True, echo_update=False)
+    players = traitlets.Dict().tag(sync=True, echo_update=False)
+    strings = traitlets.Dict().tag(sync=True, echo_update=False)
+
+    # -- annotations: set from Python, drawn by the front end ----------------------------
+    fill = traitlets.Dict().tag(sync=True, echo_update=False)
+    marks = traitlets.Dict().tag(sync=True, echo_update=False)
+    arrows: traitlets.List[list[str]] = traitlets.List().tag(sync=True, echo_update=False)
+
+    # -- settings: Python keywords that a front end may also change ----------------------
+    show_legal = traitlets.Bool(True).tag(sync=True)
+    show_flips = traitlets.Bool(True).tag(sync=True)
+    show_coordinates = traitlets.Bool(True).tag(sync=True)
+    animation = traitlets.Enum(ANIMATIONS, default_value="normal").tag(sync=True)
+    theme = traitlets.Enum(THEMES, default_value="auto").tag(sync=True)
+    size = traitlets.Int(None, allow_none=True, min=MIN_PIXELS, max=MAX_PIXELS).tag(sync=True)
+
+    # -- Python-only settings --------------------------------------------------------------
+    rules = traitlets.Instance(Rules)
+    black = traitlets.Any("human")
+    white = traitlets.Any("human")
+    paused = traitlets.Bool(False)
+    move_delay = traitlets.Float(0.0, min=0.0)
+
+    #: The traits only Python writes; the front end's writes to them are reverted.
+    READ_ONLY = (
+        "board_size",
+        "discs",
+        "turn",
+        "ply",
+        "legal",
+        "last_move",
+        "last_flips",
+        "counts",
+        "supply",
+        "status",
+        "notice",
+        "notice_kind",
+        "notice_id",
+        "game_over",
+        "result",
+        "moves",
+        "can_undo",
+        "can_redo",
+        "thinking",
+        "players",
+        "strings",
+    )
+
+    def __init__(
+        self,
+        board: Board | Game | str | None = None,
+        *,
+        rules: Rules | None = None,
+        black: object = "human",
+        white: object = "human",
+        show_legal: bool = True,
+        show_flips: bool = True,
+        show_coordinates: bool = True,
+        animation: str = "normal",
+        theme: str = "auto",
+        size: int | None = None,
+        fill: dict[str, str] | None = None,
+        marks: dict[str, object] | None = None,
+        arrows: list[list[str]] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self._lock = threading.RLock()
+        self._idle = threading.Condition(self._lock)
+        self._writer: int | None = threading.get_ident()  # the thread allowed to write READ_ONLY traits
+        self._ready = False
+        self._depth = 0
+        self._events: list[tuple[Callable[..., object], tuple[object, ...]]] = []
+        self._move_callbacks: list[MoveCallback] = []
+        self._over_callbacks: list[GameOverCallback] = []
+        self._generation = 0
+        self._pending: int | None = None  # generation a computer is thinking about
+        self._workers: set[threading.Thread] = set()
+        self._table = ENGLISH
+        self._players: dict[Color, Player | None] = {BLACK: make_player(black), WHITE: make_player(white)}
+        start = self._read(board, rules)
+        if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
+            raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
+        self._board = start
+        self._line: list[Move] = list(start.move_stack)
+        super().__init__(
+            rules=start.rules,
+            black=black,
+            white=white,
+            show_legal=show_legal,
+            show_flips=show_flips,
+            show_coordinates=show_coordinates,
+            animation=animation,
+            theme=theme,
+            size=size,
+            fill={} if fill is None else fill,
+            marks={} if marks is None else marks,
+            arrows=[] if arrows is None else arrows,
+            **self._picture(),
+            strings=front_end_strings(self._table),
+            **kwargs,
+        )
+        self._writer = None
+        self._ready = True
+        self.on_msg(self._on_intent)
+        with self._operation():
+            self._advance()
+
+    # -- reading the game ------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """A copy of the current position with its move stack: changing it does not change
+        the widget (use ``play``, ``undo``, ``load``... or assign ``w.board = b``)."""
+        with self._lock:
+            return self._board.copy()
+
+    @board.setter
+    def board(self, value: Board | Game | str) -> None:
+        self.load(value)
+
+    @property
+    def line(self) -> list[Move]:
+        """The whole line, including moves that can be redone."""
+        with self._lock:
+            return list(self._line)
+
+    def game(self) -> Game:
+        """The current line as a ``Game`` record (players named by their labels)."""
+        with self._lock:
+            board = self._board.copy()
+            for move in self._line[board.ply :]:
+                board.push(move)
+            return Game.from_board(board, black_player=self._label(BLACK), white_player=self._label(WHITE))
+
+    # -- playing from Python -----------------------------------------------------------------
+
+    def play(self, move: Move | str) -> None:
+        """Play a move for the side to move (``"d3"``, ``Move``, or ``"pass"`` when forced).
+
+        Raises ``InvalidMoveError``/``IllegalMoveError`` like ``Board.push`` and changes
+        nothing then. A computer's pending move is dropped; the game then goes on by itself
+        (forced passes, computer replies)."""
+        with self._operation():
+            self._push(self._board._parse_move(move))
+            self._clear_notice()
+            self._advance()
+
+    def pass_turn(self) -> None:
+        """Pass; legal only when the side to move has no move (R18, R19)."""
+        self.play(Move.null(self._board.size))
+
+    def undo(self) -> None:
+        """Take back to the last position where a human is to move (one move if both
+        players are computers); the moves stay in the line for ``redo``."""
+        with self._operation():
+            target = self._undo_target()
+            if target is None:
+                raise NavigationError("there is no move to undo")
+            self._goto(target)
+            self._clear_notice()
+
+    def redo(self) -> None:
+        """Replay the line forward to the next position where a human is to move."""
+        with self._operation():
+            target = self._redo_target()
+            if target is None:
+                raise NavigationError("there is no move to redo")
+            self._goto(target)
+            self._clear_notice()
+            self._advance()
+
+    def jump(self, ply: int) -> None:
+        """Show the position after ``ply`` moves of the line (0 is the start). A computer
+        plays on only at the end of the line; in the middle the game waits for review."""
+        with self._operation():
+            if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self._line):
+                raise NavigationError(f"jump to {ply!r}: expected a ply from 0 to {len(self._line)}")
+            if ply != self._board.ply:
+                self._goto(ply)
+                self._clear_notice()
+                self._advance()
+
+    def new_game(self, rules: Rules | None = None) -> None:
+        """Start again, with new ``rules`` or the current ones."""
+        with self._operation():
+            self._start(Board(rules=self.rules if rules is None else rules))
+
+    def load(self, source: Board | Game | str, *, rules: Rules | None = None) -> None:
+        """Load a ``Board`` (its move stack becomes the line), a ``Game``, a GGF record
+        (``"(;GM[Othello]..."``), a transcript (``"f5d6c3"``) or a position string. Text is
+        read under ``rules`` (default: the current rules). On an error nothing changes."""
+        with self._operation():
+            self._start(self._read(source, rules if rules is not None else self.rules))
+
+    def pause(self) -> None:
+        """Stop computer players after the move they are thinking about."""
+        self.paused = True
+
+    def resume(self) -> None:
+        """Let computer players move again."""
+        self.paused = False
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until no computer move is pending (True) or ``timeout`` seconds pass
+        (False). With two unpaused computers this waits for the end of the game. Meant for
+        scripts and tests: in a notebook it blocks the kernel until it returns."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending is None, timeout)
+
+    def on_move(self, callback: MoveCallback) -> Callable[[], None]:
+        """Call ``callback(widget, move)`` after every move (passes included, also computer
+        moves, which run it in the computer's thread). Returns a function that removes it."""
+        return self._register(self._move_callbacks, callback)
+
+    def on_game_over(self, callback: GameOverCallback) -> Callable[[], None]:
+        """Call ``callback(widget, outcome)`` when a move ends the game. Returns a remover."""
+        return self._register(self._over_callbacks, callback)
+
+    def _register(self, callbacks: list[_F], callback: _F) -> Callable[[], None]:
+        if not callable(callback):
+            raise TypeError(f"a callback must be callable, got {callback!r}")
+        with self._lock:
+            callbacks.append(callback)
+
+        def remove() -> None:
+            with self._lock:
+                if callback in callbacks:
+                    callbacks.remove(callback)
+
+        return remove
+
+    # -- the referee's machinery -------------------------------------------------------------
+
+    @contextmanager
+    def _operation(self) -> Iterator[None]:
+        """Hold the lock and batch trait changes; on the way out, redraw every view from the
+        game and then run the callbacks the operation queued (outside the lock)."""
+        events: list[tuple[Callable[..., object], tuple[object, ...]]] = []
+        with self._lock:
+            outer = self._depth == 0
+            self._depth += 1
+            previous_writer, self._writer = self._writer, threading.get_ident()
+            try:
+                with self.hold_sync():
+                    try:
+                        yield
+                    finally:
+                        if outer:
+                            self._sync()
+            finally:
+                if outer:
+                    events, self._events = self._events, []
+                    self._idle.notify_all()
+                self._writer = previous_writer
+                self._depth -= 1
+        for callback, args in events:
+            try:
+                callback(*args)
+            except Exception as error:
+                what = "on_move" if callback in self._move_callbacks else "on_game_over"
+                with self._operation():
+                    self._notify("error", self._text("notice_callback_failed", what=what, error=repr(error)))
+
+    def _notify_trait(self, name: str, old_value: object, new_value: object) -> None:
+        # Trait changes may come from the kernel's thread and a computer's thread at once:
+        # one at a time keeps ipywidgets' batching state consistent.
+        with self._lock:
+            super()._notify_trait(name, old_value, new_value)
+
+    def _read(self, source: object, rules: Rules | None) -> Board:
+        """A board (with its move stack) from anything ``load`` accepts."""
+        if source is None:
+            return Board(rules=rules)
+        if isinstance(source, Board):
+            return source.copy()
+        if isinstance(source, Game):
+            return source.board()
+        if not isinstance(source, str):
+            raise InvalidPositionError(
+                f"cannot load {_short.repr(source)}: expected a Board, a Game, a GGF record, a transcript or a position"
+            )
+        if source.lstrip().startswith("(;"):
+            return self._read_ggf(source)
+        try:
+            return Board.from_transcript(source, rules=rules)
+        except InvalidMoveError as transcript_error:
+            try:
+                parse_position(source)
+            except InvalidPositionError as position_error:
+                raise InvalidPositionError(
+                    f"cannot read {_short.repr(source)} as a transcript ({transcript_error}) "
+                    f"or as a position ({position_error})"
+                ) from None
+            if rules is not None and parse_position(source).size == rules.size:
+                return Board(source, rules=rules)
+            return Board.from_string(source)
+
+    def _read_ggf(self, text_: str) -> Board:
+        try:
+            ggf = importlib.import_module(f"{__package__}.ggf")
+        except ImportError:
+            raise InvalidPositionError(
+                "this looks like a GGF record, but reversi_widget.ggf (the GGF reader) is not available"
+            ) from None
+        game = ggf.read_ggf(text_)
+        if not isinstance(game, Game):
+            raise InvalidPositionError(f"read_ggf returned {type(game).__name__}, not a Game")
+        return game.board()
+
+    def _start(self, board: Board) -> None:
+        """Replace the game (new game or load): the board's stack becomes the line."""
+        old_size = self._board.size
+        self._board = board
+        self._line = list(board.move_stack)
+        self._invalidate()
+        if board.rules != self.rules:
+            self.rules = board.rules  # the observer sees the board already has these rules
+        if board.size != old_size:
+            self.fill, self.marks, self.arrows = {}, {}, []
+        self._clear_notice()
+        self._advance()
+
+    def _invalidate(self) -> None:
+        """The position (or who plays it) changed: a computer's pending move is now stale."""
+        self._generation += 1
+        self._pending = None
+
+    def _push(self, move: Move) -> None:
+        """Play a legal move here, replacing the rest of the line; raise and change nothing
+        if it is not legal."""
+        self._board.push(move)
+        self._line[self._board.ply - 1 :] = [move]
+        self._invalidate()
+        self._events.extend((callback, (self, move)) for callback in self._move_callbacks)
+        outcome = self._board.outcome()
+        if outcome is not None:
+            self._events.extend((callback, (self, outcome)) for callback in self._over_callbacks)
+
+    def _goto(self, ply: int) -> None:
+        """Move along the line to ``ply``."""
+        board = self._board
+        while board.ply > ply:
+            board.pop()
+        while board.ply < ply:
+            board.push(self._line[board.ply])
+        self._invalidate()
+
+    def _humans(self) -> bool:
+        return self._players[BLACK] is None or self._players[WHITE] is None
+
+    def _human_turn(self, board: Board) -> bool:
+        """A human has a real decision here (not a forced pass, not the end)."""
+        return self._players[board.turn] is None and not board.must_pass() and not board.is_game_over()
+
+    def _undo_target(self) -> int | None:
+        probe = self._board.copy()
+        if not probe.ply:
+            return None
+        if not self._humans():
+            return probe.ply - 1
+        while probe.ply:
+            probe.pop()
+            if self._human_turn(probe):
+                return probe.ply
+        return None
+
+    def _redo_target(self) -> int | None:
+        if self._board.ply >= len(self._line):
+            return None
+        if not self._humans():
+            return self._board.ply + 1
+        probe = self._board.copy()
+        probe.push(self._line[probe.ply])
+        while probe.ply < len(self._line) and not self._human_turn(probe) and not probe.is_game_over():
+            probe.push(self._line[probe.ply])
+        return probe.ply
+
+    def _advance(self) -> None:
+        """Let the game go on by itself: play forced passes, start a computer's move. Only at
+        the end of the line; in the middle (after undo or jump) the game waits."""
+        board = self._board
+        while board.ply == len(self._line) and not board.is_game_over():
+            if board.must_pass():
+                color = board.turn
+                self._push(Move.null(board.size))
+                self._notify("pass", self._text("notice_pass", color=self._color(color), other=self._color(not color)))
+                continue
+            player = self._players[board.turn]
+            if player is not None and not self.paused and self._pending is None:
+                self._think(player)
+            break
+
+    def _think(self, player: Player) -> None:
+        generation = self._generation
+        self._pending = generation
+        worker = threading.Thread(
+            target=self._computer_move,
+            args=(player, self._board.copy(), generation),
+            name=f"reversi-{player_name(player)}",
+            daemon=True,
+        )
+        self._workers.add(worker)
+        worker.start()
+
+    def _computer_move(self, player: Player, board: Board, generation: int) -> None:
+        """In the worker thread: choose, then apply only if the game has not moved on."""
+        started = time.monotonic()
+        choice: object = None
+        failure: Exception | None = None
+        try:
+            choice = player.choose(board)
+        except Exception as error:
+            failure = error
+        delay = self.move_delay - (time.monotonic() - started)
+        if delay > 0:
+            time.sleep(delay)
+        try:
+            with self._operation():
+                if self._pending != generation or self._generation != generation:
+                    return  # stale: undo, new game, load, jump or a Python move came first
+                self._pending = None
+                color = self._board.turn
+                try:
+                    if failure is not None:
+                        raise failure
+                    if not isinstance(choice, (Move, str)):
+                        raise InvalidMoveError(f"choose() returned {_short.repr(choice)}, not a Move")
+                    self._push(self._board._parse_move(choice))
+                except Exception as error:
+                    self.paused = True
+                    name = player_name(player)
+                    self._notify(
+                        "error", self._text("notice_player_failed", color=self._color(color), player=name, error=error)
+                    )
+                    return
+                self._advance()
+        finally:
+            with self._lock:
+                self._workers.discard(threading.current_thread())
+
+    # -- the picture ----------------------------------------------------------------------
+
+    def _text(self, key: str, **fields: object) -> str:
+        return text(key, self._table, **fields)
+
+    def _color(self, color: Color) -> str:
+        return self._text(_COLOR_KEY[color])
+
+    def _label(self, color: Color) -> str:
+        player = self._players[color]
+        if player is None:
+            return self._text("player_human")
+        return self._text("player_computer", name=player_name(player))
+
+    def _result_text(self, outcome: Outcome) -> str:
+        board = self._board
+        scores = {BLACK: outcome.black, WHITE: outcome.white}
+        if outcome.winner is None:
+            head = self._text("result_draw", score=outcome.result())
+        else:
+            winner = outcome.winner
+            score = f"{scores[winner]}-{scores[not winner]}"
+            head = self._text("result_win", color=self._color(winner), score=score)
+        notes = []
+        if board.rules.goal == "inverted":
+            notes.append(self._text("result_inverted"))
+        empties = board.empty_count()
+        if board.rules.scoring == "tournament" and empties and outcome.winner is not None:
+            to = "winner" if board.rules.goal == "classic" else "loser"
+            key = f"result_tournament_one_{to}" if empties == 1 else f"result_tournament_{to}"
+            notes.append(self._text(key, empties=empties))
+        return self._text("result_with_notes", result=head, notes="; ".join(notes)) if notes else head
+
+    def _status(self, outcome: Outcome | None) -> str:
+        board = self._board
+        if outcome is not None:
+            reason = self._text(f"reason_{outcome.reason.name.lower()}")
+            return self._text("status_over", reason=reason, result=self._result_text(outcome))
+        color, computer = self._color(board.turn), self._players[board.turn]
+        if computer is not None:
+            player = player_name(computer)
+            if self._pending is not None:
+                return self._text("status_thinking", color=color, player=player)
+            if board.ply < len(self._line):
+                return self._text("status_review", color=color, player=player)
+            if self.paused:
+                return self._text("status_paused", color=color, player=player)
+        if board.in_placement():
+            return self._text("status_to_place", color=color)
+        return self._text("status_to_move", color=color)
+
+    def _picture(self) -> dict[str, object]:
+        """Every READ_ONLY trait except notices and strings, computed from the game."""
+        board, n = self._board, self._board.size
+        outcome = board.outcome()
+        black, white = board.bitboards()
+        discs = "".join("X" if black >> sq & 1 else "O" if white >> sq & 1 else "-" for sq in range(n * n))
+        legal: dict[str, list[str]] = {}
+        if outcome is None and self._players[board.turn] is None and self._pending is None:
+            for move in board.legal_moves:
+                legal[str(move)] = [square_name(sq, n) for sq in board.flips(move)]
+        last_move, last_flips = "", []
+        if board.move_stack:
+            last = board.move_stack[-1]
+            last_move = str(last)
+            before = board.copy()
+            before.pop()
+            last_flips = [square_name(sq, n) for sq in before.flips(last)]
+        return {
+            "board_size": n,
+            "discs": discs,
+            "turn": "" if outcome is not None else _COLOR_KEY[board.turn],
+            "ply": board.ply,
+            "legal": legal,
+            "last_move": last_move,
+            "last_flips": last_flips,
+            "counts": {"black": board.count(BLACK), "white": board.count(WHITE)},
+            "supply": {} if board.supply is None else {"black": board.supply[0], "white": board.supply[1]},
+            "status": self._status(outcome),
+            "game_over": outcome is not None,
+            "result": "" if outcome is None else self._result_text(outcome),
+            "moves": [str(move) for move in self._line],
+            "can_undo": self._undo_target() is not None,
+            "can_redo": self._redo_target() is not None,
+            "thinking": self._pending is not None,
+            "players": {"black": self._label(BLACK), "white": self._label(WHITE)},
+        }
+
+    def _sync(self) -> None:
+        for name, value in self._picture().items():
+            setattr(self, name, value)
+
+    def _notify(self, kind: str, message: str) -> None:
+        self.notice, self.notice_kind = message, kind
+        self.notice_id += 1
+
+    def _clear_notice(self) -> None:
+        if self.notice:
+            self.notice, self.notice_kind = "", "info"
+
+    # -- intents from the front end ---------------------------------------------------------
+
+    def _on_intent(self, _widget: object, content: object, buffers: object) -> None:
+        """Check an intent in full, then apply it or refuse it. Never raises."""
+        try:
+            with self._operation():
+                reason = self._apply_intent(content, buffers)
+                if reason is not None:
+                    self._refuse(reason)
+        except Exception as error:  # a bug must not escape into the kernel's comm handler
+            try:
+                with self._operation():
+                    self._refuse(self._text("notice_refused_internal", error=_short.repr(error)))
+            except Exception:
+                self.log.exception("reversi-widget could not refuse an intent")
+
+    def _refuse(self, reason: str) -> None:
+        self._notify("error", reason)
+        self.send({"kind": "refused", "reason": reason})
+
+    def _apply_intent(self, content: object, buffers: object) -> str | None:
+        """Apply a valid intent and return None, or return why it is refused (unchanged)."""
+        if not isinstance(content, dict):
+            return self._text("notice_refused_not_dict", got=_short.repr(content))
+        if buffers:
+            count = len(buffers) if isinstance(buffers, (list, tuple)) else 1
+            return self._text("notice_refused_buffers", count=count)
+        size = _payload_size(content, MAX_INTENT_SIZE)
+        if size > MAX_INTENT_SIZE:
+            return self._text("notice_refused_too_big", size=f"more than {MAX_INTENT_SIZE}", limit=MAX_INTENT_SIZE)
+        kind = content.get("kind")
+        if not isinstance(kind, str) or kind not in INTENTS:
+            return self._text("notice_refused_kind", got=_short.repr(kind), expected=", ".join(INTENTS))
+        fields = INTENTS[kind]
+        if set(content) != {"kind", *fields}:
+            got = ", ".join(sorted(_short.repr(key) for key in content))
+            return self._text("notice_refused_fields", kind=kind, expected=", ".join(["kind", *fields]), got=got)
+        for field, expected in fields.items():
+            value = content[field]
+            if type(value) is not expected:  # bool is not an int here; 3.0 is not 3
+                return self._text(
+                    "notice_refused_type", field=field, expected=_type_name(expected), got=_short.repr(value)
+                )
+        board = self._board
+        move: Move | None = None
+        if kind == "move":
+            square = content["square"]
+            try:
+                move = Move(parse_square(square, board.size), board.size)
+            except InvalidMoveError as error:
+                return self._text("notice_refused_square", error=error)
+            if str(move) != square:
+                return self._text(
+                    "notice_refused_square", error=f"{square!r} is not written like a square name; expected {move}"
+                )
+        if content["ply"] != board.ply:
+            return self._text("notice_refused_stale", got=content["ply"], ply=board.ply)
+        if kind in ("move", "pass"):
+            return self._human_move(move if move is not None else Move.null(board.size))
+        if kind == "undo":
+            target = self._undo_target()
+            if target is None:
+                return self._text("notice_refused_undo")
+            self._goto(target)
+        elif kind == "redo":
+            target = self._redo_target()
+            if target is None:
+                return self._text("notice_refused_redo")
+            self._goto(target)
+        elif kind == "jump":
+            to = content["to"]
+            if not 0 <= to <= len(self._line):
+                return self._text("notice_refused_jump", got=to, length=len(self._line))
+            if to == board.ply:
+                return None
+            self._goto(to)
+        else:  # new_game
+            self._start(Board(rules=self.rules))
+            return None
+        self._clear_notice()
+        self._advance()
+        return None
+
+    def _human_move(self, move: Move) -> str | None:
+        board = self._board
+        color = board.turn
+        outcome = board.outcome()
+        if outcome is not None:
+            return self._text("notice_refused_over", result=self._result_text(outcome))
+        computer = self._players[color]
+        if computer is not None:
+            if self._pending is not None:
+                return self._text("notice_refused_thinking", color=self._color(color), player=player_name(computer))
+            key = "notice_refused_review" if board.ply < len(self._line) else "notice_refused_not_human"
+            return self._text(key, color=self._color(color), player=player_name(computer))
+        try:
+            self._push(move)
+        except IllegalMoveError as error:
+            return self._text("notice_refused_illegal", error=error)
+        self._clear_notice()
+        self._advance()
+        return None
+
+    # -- writes to synced traits --------------------------------------------------------------
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """A front end changed synced traits: accept valid settings, put everything else
+        back to Python's value (and say so). Never raises."""
+        try:
+            with self._operation():
+                accepted: dict[str, Any] = {}
+                reverted: list[str] = []
+                problems: list[str] = []
+                items = sync_data.items() if isinstance(sync_data, dict) else []
+                for name, value in items:
+                    if name in SETTINGS:
+                        problem = self._setting_problem(name, value)
+                        if problem is None:
+                            accepted[name] = value
+                            continue
+                        problems.append(problem)
+                        reverted.append(name)
+                    elif name in self.keys:
+                        reverted.append(name)
+                if accepted:
+                    super().set_state(accepted)
+                if reverted:
+                    self.send_state(reverted)  # the writer's view takes Python's value back
+                    read_only = [name for name in reverted if name not in SETTINGS]
+                    if read_only:
+                        problems.append(self._text("notice_readonly", names=", ".join(read_only)))
+                    self._notify("error", "; ".join(problems))
+        except Exception:
+            self.log.exception("reversi-widget could not apply a state update from the front end")
+
+    def _setting_problem(self, name: str, value: object) -> str | None:
+        if name.startswith("show_") and not isinstance(value, bool):
+            return self._text("notice_setting", name=name, got=_short.repr(value), error="expected true or false")
+        try:
+            self.traits()[name]._validate(self, value)
+        except traitlets.TraitError as error:
+            return self._text("notice_setting", name=name, got=_short.repr(value), error=error)
+        if name == "size" and isinstance(value, bool):
+            return self._text("notice_setting", name=name, got=_short.repr(value), error="expected a number of pixels")
+        return None
+
+    # -- validation and reactions to Python-side changes -------------------------------------
+
+    @traitlets.validate(*READ_ONLY)
+    def _only_the_widget_writes(self, proposal: Any) -> Any:
+        if self._writer != threading.get_ident():
+            name = proposal["trait"].name
+            raise traitlets.TraitError(
+                f"{name} is part of the game's picture and is written by the widget; "
+                f"change the game with play(), undo(), redo(), jump(), new_game() or load()"
+            )
+        return proposal["value"]
+
+    @traitlets.validate("black", "white")
+    def _valid_player(self, proposal: Any) -> Any:
+        make_player(proposal["value"])  # raises UnknownPlayerError for anything unusable
+        return proposal["value"]
+
+    @traitlets.observe("black", "white")
+    def _players_changed(self, change: Any) -> None:
+        if not self._ready:
+            return
+        color = BLACK if change["name"] == "black" else WHITE
+        with self._operation():
+            self._players[color] = make_player(change["new"])
+            if self._pending is not None and self._board.turn == color:
+                self._invalidate()  # the old player's move is no longer wanted
+            self._advance()
+
+    @traitlets.observe("rules")
+    def _rules_changed(self, change: Any) -> None:
+        if self._ready and change["new"] != self._board.rules:
+            self.new_game(change["new"])
+
+    @traitlets.observe("paused")
+    def _paused_changed(self, change: Any) -> None:
+        if self._ready:
+            with self._operation():
+                self._advance()
+
+    @traitlets.validate("fill")
+    def _valid_fill(self, proposal: Any) -> dict[str, str]:
+        value = proposal["value"]
+        out: dict[str, str] = {}
+        for square, colour in self._annotation_items("fill", value):
+            if not isinstance(colour, str) or len(colour) > MAX_FILL_LENGTH:
+                raise InvalidAnnotationError(f"fill[{square!r}] must be a CSS colour string, got {_short.repr(colour)}")
+            out[square] = colour
+        return out
+
+    @traitlets.validate("marks")
+    def _valid_marks(self, proposal: Any) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for square, mark in self._annotation_items("marks", proposal["value"]):
+            if isinstance(mark, bool) or not isinstance(mark, (str, int, float)):
+                raise InvalidAnnotationError(
+                    f"marks[{square!r}] must be a short text or a number, got {_short.repr(mark)}"
+                )
+            label = mark if isinstance(mark, str) else f"{mark:g}"
+            if len(label) > MAX_MARK_LENGTH:
+                raise InvalidAnnotationError(
+                    f"marks[{square!r}] = {label!r} is longer than {MAX_MARK_LENGTH} characters"
+                )
+            out[square] = label
+        return out
+
+    @traitlets.validate("arrows")
+    def _valid_arrows(self, proposal: Any) -> list[list[str]]:
+        value = proposal["value"]
+        out: list[list[str]] = []
+        for pair in value:
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise InvalidAnnotationError(
+                    f"each arrow must be a [from, to] pair of squares, got {_short.repr(pair)}"
+                )
+            out.append([self._annotation_square("arrows", square) for square in pair])
+        return out
+
+    def _annotation_items(self, name: str, value: object) -> list[tuple[str, object]]:
+        if not isinstance(value, dict):
+            raise InvalidAnnotationError(f"{name} must map square names to values, got {_short.repr(value)}")
+        return [(self._annotation_square(name, square), item) for square, item in value.items()]
+
+    def _annotation_square(self, name: str, square: object) -> str:
+        size = self._board.size
+        try:
+            if isinstance(square, str):
+                return square_name(parse_square(square, size), size)
+            if isinstance(square, int) and not isinstance(square, bool):
+                return square_name(square, size)
+        except InvalidMoveError as error:
+            raise InvalidAnnotationError(f"{name}: {error}") from None
+        raise InvalidAnnotationError(f"{name}: expected a square name like 'd3', got {_short.repr(square)}")

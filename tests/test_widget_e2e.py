@@ -1,0 +1,327 @@
+"""The whole loop: a real Jupyter server and kernel, the real js/widget.js in headless
+Chromium. JupyterLab and Notebook 7 (served by the same server) each run a notebook,
+click the board, and the kernel is asked what it now holds. Also: an executed notebook
+exported to HTML still carries the board.
+
+The server is started once for the module; each test opens its own notebook.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from reversi_widget import Board
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+#: JupyterLab's news pop-up would cover the page.
+NEWS_OVERRIDE = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+
+
+def unavailable(reason: str) -> None:
+    """Browser tests must run in CI: there a missing piece is a failure, elsewhere a skip."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def disable_news() -> None:
+    settings = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings"
+    settings.mkdir(parents=True, exist_ok=True)
+    path = settings / "overrides.json"
+    current = json.loads(path.read_text()) if path.exists() else {}
+    if all(current.get(k) == v for k, v in NEWS_OVERRIDE.items()):
+        return
+    current.update(NEWS_OVERRIDE)
+    path.write_text(json.dumps(current, indent=2))
+
+
+@dataclass
+class Server:
+    url: str
+    root: Path
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("notebooks")
+    disable_news()
+    port = free_port()
+    log = (root / "server.log").open("w")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "lab",
+            "--allow-root",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            f"--ServerApp.root_dir={root}",
+            "--LabApp.expose_app_in_browser=True",
+            "--JupyterNotebookApp.expose_app_in_browser=True",
+        ],
+        cwd=root,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"jupyter lab did not start:\n{(root / 'server.log').read_text()}")
+            time.sleep(0.2)
+        yield Server(url, root)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        unavailable(f"Chromium not found at {CHROMIUM}")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1300, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    yield pg
+    context.close()
+
+
+def write_notebook(server: Server, name: str, *sources: str) -> str:
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(src) for src in sources],
+        metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    )
+    nbformat.write(nb, server.root / name)
+    return name
+
+
+KERNEL_IDLE = """() => {
+    const app = window.jupyterapp;
+    const panel = app && app.shell.currentWidget;
+    const kernel = panel && panel.sessionContext && panel.sessionContext.session
+        && panel.sessionContext.session.kernel;
+    return !!kernel && kernel.status === "idle" && panel.content.widgets.length > 0;
+}"""
+
+
+def open_and_run(page: Any, url: str) -> str:
+    """Open a notebook, wait for its kernel, run every cell; return a CSS selector for the
+    notebook's panel (JupyterLab may restore other tabs)."""
+    page.goto(url)
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    return f"#{panel}"
+
+
+def view(panel: str, cell: int) -> str:
+    """The widget drawn in the output of cell ``cell`` (1-based)."""
+    return f"{panel} .jp-Cell:nth-child({cell}) .reversi-widget"
+
+
+def run_code(page: Any, index: int, code: str) -> str:
+    """Put ``code`` in cell ``index``, run that cell, and return what it printed."""
+    page.evaluate(
+        """([i, code]) => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            const cell = panel.content.widgets[i];
+            cell.model.sharedModel.setSource(code);
+            cell.model.outputs.clear();
+            panel.content.activeCellIndex = i;
+            return window.jupyterapp.commands.execute('notebook:run-cell');
+        }""",
+        [index, code],
+    )
+    handle = page.wait_for_function(
+        """(i) => {
+            const cell = window.jupyterapp.shell.currentWidget.content.widgets[i];
+            const outs = cell.model.outputs.toJSON();
+            const text = outs.map(o => o.text || (o.data && o.data['text/plain']) || o.evalue || '').join('');
+            return text.includes('END') || outs.some(o => o.output_type === 'error') ? text : null;
+        }""",
+        arg=index,
+    )
+    return str(handle.json_value())
+
+
+def discs(page: Any, widget: str) -> dict[str, str]:
+    return page.evaluate(  # type: ignore[no-any-return]
+        """(v) => Object.fromEntries([...document.querySelectorAll(v + ' [data-square]')]
+            .map(g => [g.dataset.square, g.dataset.disc]))""",
+        widget,
+    )
+
+
+def expected_discs(board: Board) -> dict[str, str]:
+    black, white = board.bitboards()
+    n = board.size
+    return {
+        f"{'abcdefghijklmnop'[sq % n]}{sq // n + 1}": "black"
+        if black >> sq & 1
+        else "white"
+        if white >> sq & 1
+        else "empty"
+        for sq in range(n * n)
+    }
+
+
+def play_human_game(page: Any, url: str) -> None:
+    """Two views of one widget: a click in one shows in both; an illegal click gives a notice;
+    the kernel holds exactly the position shown."""
+    panel = open_and_run(page, url)
+    first, second = view(panel, 1), view(panel, 2)
+    page.wait_for_selector(f'{first} [data-square="d3"]')
+    page.wait_for_selector(f'{second} [data-square="d3"]')
+    assert discs(page, first) == expected_discs(Board())
+    assert page.get_attribute(f'{first} [data-square="d3"]', "data-legal") is not None
+
+    page.click(f'{first} [data-square="d3"]')
+    page.wait_for_selector(f'{first} [data-square="d3"][data-disc="black"]')
+    page.wait_for_selector(f'{second} [data-square="d3"][data-disc="black"]')
+    after = Board.from_transcript("d3")
+    assert discs(page, first) == expected_discs(after) == discs(page, second)
+
+    page.click(f'{second} [data-square="a1"]')  # illegal for White
+    notice = page.wait_for_selector(f'{first} [data-role="notice"]:not([hidden])')
+    assert "a1 is illegal" in notice.inner_text()
+    assert page.get_attribute(f'{first} [data-square="a1"]', "data-disc") == "empty"
+
+    # A setting changed in one view reaches Python and the other view.
+    page.click(f'{second} input[data-setting="show_legal"]')
+    page.wait_for_function("(v) => !document.querySelector(v + ' [data-square][data-legal]')", arg=first)
+
+    printed = run_code(page, 2, "print(w.board.to_string(), w.moves, w.notice_kind, w.notice_id, w.show_legal, 'END')")
+    # One notice only (the refused a1): loading the views wrote nothing that had to be reverted.
+    assert printed.strip() == f"{after.to_string()} ['d3'] error 1 False END"
+
+
+HUMAN_GAME = (
+    "from reversi_widget.widget import ReversiWidget\nw = ReversiWidget(animation='off')\nw",
+    "w",
+    "print('END')",
+)
+
+
+def test_jupyterlab_human_game(server: Server, page: Any) -> None:
+    name = write_notebook(server, "lab.ipynb", *HUMAN_GAME)
+    play_human_game(page, f"{server.url}/lab/tree/{name}?reset")
+    assert page.evaluate("() => window.jupyterapp.name") == "JupyterLab"
+
+
+def test_notebook7_human_game(server: Server, page: Any) -> None:
+    name = write_notebook(server, "nb7.ipynb", *HUMAN_GAME)
+    play_human_game(page, f"{server.url}/notebooks/{name}")
+    assert page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
+
+
+def test_jupyterlab_computer_replies(server: Server, page: Any) -> None:
+    name = write_notebook(
+        server,
+        "computer.ipynb",
+        "from reversi_widget.widget import ReversiWidget\n"
+        "w = ReversiWidget(white='greedy', animation='off', move_delay=0.3)\nw",
+        "print('END')",
+    )
+    board = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
+    page.wait_for_selector(f'{board} [data-square="d3"]')
+    page.click(f'{board} [data-square="d3"]')
+    page.wait_for_selector(f"{board}[data-thinking]")  # the computer's turn shows
+    # The reply is applied in the kernel's worker thread and must still reach the page.
+    page.wait_for_function(
+        "(v) => document.querySelectorAll(v + ' [data-square]:not([data-disc=\"empty\"])').length === 6",
+        arg=board,
+    )
+    page.wait_for_selector(f'{board}[data-turn="black"]:not([data-thinking])')
+    shown = discs(page, board)
+    printed = run_code(page, 1, "print(w.board.transcript(), w.ply, 'END')")
+    transcript, ply, _ = printed.split()
+    assert ply == "2" and transcript.startswith("d3") and transcript[2:] in {"c3", "e3", "c5"}
+    assert shown == expected_discs(Board.from_transcript(transcript))
+    assert page.get_attribute(f'{board} [data-square="{transcript[2:]}"]', "data-disc") == "white"
+
+
+def test_executed_notebook_keeps_the_board_in_html(tmp_path: Path) -> None:
+    """nbclient runs examples/01-play.ipynb saving widget state; nbconvert's HTML then
+    carries every board (its discs) and the front-end module."""
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    notebook = nbformat.read(ROOT / "examples" / "01-play.ipynb", as_version=4)
+    NotebookClient(
+        notebook,
+        timeout=120,
+        kernel_name="python3",
+        store_widget_state=True,
+        resources={"metadata": {"path": str(tmp_path)}},
+    ).execute()
+    state = notebook.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    boards = [m["state"] for m in state.values() if "discs" in m["state"]]
+    assert len(boards) >= 10
+    assert any(b["moves"] for b in boards)  # games were played, not only set up
+    html, _ = HTMLExporter().from_notebook_node(notebook)
+    assert "application/vnd.jupyter.widget-state+json" in html
+    for board in boards:
+        assert board["discs"] in html
+    esm_marker = "export default { render }"
+    assert esm_marker in (ROOT / "js" / "widget.js").read_text()
+    assert esm_marker in html
+    assert html.count("application/vnd.jupyter.widget-view+json") >= len(boards)

@@ -1,0 +1,780 @@
+"""ReversiWidget without a browser or kernel: the front end is simulated by calling the
+message handlers directly, and what Python sends is captured from the widget's comm."""
+
+from __future__ import annotations
+
+import copy
+import sys
+import threading
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+import traitlets
+
+from reversi_widget import BLACK, Board, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move, Rules
+from reversi_widget.game import Game
+from reversi_widget.players import (
+    PLAYERS,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    UnknownPlayerError,
+    make_player,
+    register_player,
+)
+from reversi_widget.widget import (
+    ASSETS,
+    INTENTS,
+    SETTINGS,
+    InvalidAnnotationError,
+    NavigationError,
+    ReversiWidget,
+)
+
+NOTICE_TRAITS = ("notice", "notice_kind", "notice_id")
+# A game (seeded random moves) whose last move, f2, leaves the opponent without a move.
+PASS_LINE = (
+    "d3c3b3e3f3c5f6g2b5c6f4a5h1f5d6e7d7e6d8c4c7b7a8b6a4f8g4b4e8a3a7g5g8c2h4g3a2h3c1d1d2e1f1f7a6h6e2b8g7c8h5g6h2h7h8g1b2"
+)
+# Neither side can move: a1 and h8 are empty, every line from them is black to the edge.
+# 33 black, 29 white, 2 empty (the example of rule R23).
+_ROWS = [
+    "-XXXXXXX",
+    "XXOOOOOX",
+    "XOXOOOOX",
+    "XOXXOOOX",
+    "XOOOXOOX",
+    "XOOOOXOX",
+    "XOOOOOXX",
+    "XXXXXXX-",
+]
+END_33_29 = "".join(_ROWS) + " X"
+FULL_DRAW = "XO" * 32 + " X"
+# Black plays c1 and White is wiped out: 3-0 with 61 empty squares.
+WIPE_OUT = "XO" + "-" * 62 + " X"
+
+
+class Capture:
+    """Stands in for the front end's end of the comm: records every message Python sends."""
+
+    def __init__(self, widget: ReversiWidget) -> None:
+        self.messages: list[dict[str, Any]] = []
+        widget.comm.send = self._send
+
+    def _send(self, data: Any = None, metadata: Any = None, buffers: Any = None) -> None:
+        self.messages.append(copy.deepcopy(data))
+
+    def custom(self) -> list[dict[str, Any]]:
+        return [m["content"] for m in self.messages if m.get("method") == "custom"]
+
+    def updates(self) -> dict[str, Any]:
+        """The latest value of every trait sent in state updates."""
+        state: dict[str, Any] = {}
+        for m in self.messages:
+            if m.get("method") == "update":
+                state.update(m["state"])
+        return state
+
+    def clear(self) -> None:
+        self.messages.clear()
+
+
+def widget(**kwargs: Any) -> tuple[ReversiWidget, Capture]:
+    w = ReversiWidget(**kwargs)
+    return w, Capture(w)
+
+
+def send(w: ReversiWidget, content: Any, buffers: list[bytes] | None = None) -> None:
+    """What a view's model.send(content) becomes on the Python side."""
+    w._handle_custom_msg(content, buffers or [])
+
+
+def snapshot(w: ReversiWidget) -> dict[str, Any]:
+    """The whole game as Python and the front end see it, notices aside."""
+    state = {k: v for k, v in copy.deepcopy(w.get_state()).items() if k not in NOTICE_TRAITS}
+    state["_board"] = w.board.to_string()
+    state["_stack"] = [str(m) for m in w.board.move_stack]
+    state["_line"] = [str(m) for m in w.line]
+    return state
+
+
+def click(w: ReversiWidget, square: str) -> None:
+    send(w, {"kind": "move", "square": square, "ply": w.ply})
+
+
+def join_workers(w: ReversiWidget) -> None:
+    for worker in list(w._workers):
+        worker.join(5)
+        assert not worker.is_alive()
+
+
+class Gate:
+    """A computer player that waits for the test to let it answer."""
+
+    name = "gate"
+
+    def __init__(self, answer: str | None = None) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.answer = answer
+
+    def choose(self, board: Board) -> Move:
+        self.started.set()
+        assert self.release.wait(5)
+        if self.answer is not None:
+            return Move.from_name(self.answer, board.size)
+        return next(iter(board.legal_moves))
+
+
+# -- refusals ---------------------------------------------------------------------------------
+
+BAD_MESSAGES: list[tuple[str, Any, list[bytes], str]] = [
+    ("list", ["move", "d3"], [], "must be an object"),
+    ("string", "d3", [], "must be an object"),
+    ("null", None, [], "must be an object"),
+    ("number", 42, [], "must be an object"),
+    ("buffers", {"kind": "undo", "ply": 0}, [b"x"], "no binary buffers"),
+    ("unknown kind", {"kind": "resign", "ply": 0}, [], "unknown kind 'resign'"),
+    ("kind missing", {"square": "d3", "ply": 0}, [], "unknown kind None"),
+    ("kind not a string", {"kind": 1, "ply": 0}, [], "unknown kind 1"),
+    ("field missing", {"kind": "move", "ply": 0}, [], "exactly the fields kind, square, ply"),
+    ("ply missing", {"kind": "move", "square": "d3"}, [], "exactly the fields"),
+    ("extra field", {"kind": "move", "square": "d3", "ply": 0, "by": "me"}, [], "exactly the fields"),
+    ("extra field on undo", {"kind": "undo", "ply": 0, "square": "d3"}, [], "exactly the fields kind, ply"),
+    ("ply as string", {"kind": "move", "square": "d3", "ply": "0"}, [], "ply must be an integer"),
+    ("ply as float", {"kind": "move", "square": "d3", "ply": 0.0}, [], "ply must be an integer"),
+    ("ply as bool", {"kind": "move", "square": "d3", "ply": False}, [], "ply must be an integer, got False"),
+    ("square as int", {"kind": "move", "square": 19, "ply": 0}, [], "square must be a string"),
+    ("square as list", {"kind": "move", "square": ["d3"], "ply": 0}, [], "square must be a string"),
+    ("jump to as bool", {"kind": "jump", "to": True, "ply": 0}, [], "to must be an integer, got True"),
+    ("jump to as string", {"kind": "jump", "to": "1", "ply": 0}, [], "to must be an integer"),
+    ("square off the board", {"kind": "move", "square": "i1", "ply": 0}, [], "off a 8x8 board"),
+    ("row off the board", {"kind": "move", "square": "a9", "ply": 0}, [], "off a 8x8 board"),
+    ("not a square", {"kind": "move", "square": "z9", "ply": 0}, [], "'z9' is not a square name"),
+    ("empty square name", {"kind": "move", "square": "", "ply": 0}, [], "is not a square name"),
+    ("upper case", {"kind": "move", "square": "D3", "ply": 0}, [], "expected d3"),
+    ("padded", {"kind": "move", "square": " d3", "ply": 0}, [], "expected d3"),
+    ("illegal square", {"kind": "move", "square": "a1", "ply": 0}, [], "a1 is illegal for black"),
+    ("occupied square", {"kind": "move", "square": "d4", "ply": 0}, [], "occupied"),
+    ("stale ply", {"kind": "move", "square": "d3", "ply": 1}, [], "made at ply 1 but the game is at ply 0"),
+    ("negative ply", {"kind": "undo", "ply": -1}, [], "made at ply -1"),
+    ("pass with moves", {"kind": "pass", "ply": 0}, [], "may not pass while a move exists"),
+    ("nothing to undo", {"kind": "undo", "ply": 0}, [], "no move to undo"),
+    ("nothing to redo", {"kind": "redo", "ply": 0}, [], "no move to redo"),
+    ("jump past the line", {"kind": "jump", "to": 3, "ply": 0}, [], "outside the line of 0 moves"),
+    ("jump before the start", {"kind": "jump", "to": -1, "ply": 0}, [], "outside the line"),
+    ("huge square", {"kind": "move", "square": "d3" * 100_000, "ply": 0}, [], "too big"),
+    ("huge kind", {"kind": "x" * 1_000_000, "ply": 0}, [], "too big"),
+    ("huge nested", {"kind": "move", "square": "d3", "ply": 0, "x": [[0] * 1000] * 1000}, [], "too big"),
+    ("many fields", {f"k{i}": i for i in range(10_000)}, [], "too big"),
+]
+
+
+@pytest.mark.parametrize(
+    ("content", "buffers", "reason"), [b[1:] for b in BAD_MESSAGES], ids=[b[0] for b in BAD_MESSAGES]
+)
+def test_bad_message_is_refused_and_changes_nothing(content: Any, buffers: list[bytes], reason: str) -> None:
+    w, sent = widget()
+    before, notice_id = snapshot(w), w.notice_id
+    send(w, content, buffers)
+    assert snapshot(w) == before
+    assert w.notice_kind == "error"
+    assert w.notice_id == notice_id + 1
+    assert reason in w.notice
+    assert len(w.notice) < 400  # a huge input is never echoed back whole
+    assert sent.custom() == [{"kind": "refused", "reason": w.notice}]
+    assert set(sent.updates()) <= set(NOTICE_TRAITS)
+
+
+def test_the_same_refusal_twice_is_news_twice() -> None:
+    w, _ = widget()
+    click(w, "a1")
+    first_id, first_text = w.notice_id, w.notice
+    click(w, "a1")
+    assert (w.notice, w.notice_id) == (first_text, first_id + 1)
+
+
+def test_refusals_out_of_turn_and_while_thinking() -> None:
+    gate = Gate()
+    w, sent = widget(white=gate)
+    click(w, "d3")
+    assert gate.started.wait(5)
+    assert w.thinking and w.legal == {}
+    before = snapshot(w)
+    send(w, {"kind": "move", "square": "c3", "ply": 1})
+    assert "is thinking" in w.notice and w.notice_kind == "error"
+    assert snapshot(w) == before
+    w.pause()  # still thinking about this move: pausing stops only the next one
+    gate.release.set()
+    assert w.wait(5)
+    assert w.ply == 2 and w.turn == "black"
+    # Back to White's turn with White paused: a click is out of turn, not "thinking".
+    w.undo()  # to Black's last turn (ply 0), the line keeps both moves
+    w.jump(1)
+    assert w.turn == "white" and not w.thinking
+    before = snapshot(w)
+    send(w, {"kind": "move", "square": "c3", "ply": 1})
+    assert "the computer (gate) plays White" in w.notice
+    assert snapshot(w) == before
+    w.play("c5")  # Python may play for anyone
+    w.jump(w.ply)
+    assert sent.custom()[-1]["kind"] == "refused"
+
+
+def test_a_move_after_the_game_is_over_is_refused() -> None:
+    w, _ = widget(board=Board(END_33_29))
+    before = snapshot(w)
+    send(w, {"kind": "move", "square": "a1", "ply": 0})
+    assert "the game is over" in w.notice and snapshot(w) == before
+
+
+def test_nothing_raises_out_of_the_handler(monkeypatch: pytest.MonkeyPatch) -> None:
+    w, sent = widget()
+
+    def broken(content: object, buffers: object) -> str | None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(w, "_apply_intent", broken)
+    before = snapshot(w)
+    send(w, {"kind": "move", "square": "d3", "ply": 0})
+    assert "could not handle the message" in w.notice and "boom" in w.notice
+    assert snapshot(w) == before
+    assert sent.custom()[-1]["kind"] == "refused"
+
+
+# -- accepted intents -------------------------------------------------------------------------
+
+
+def test_a_legal_click_plays_and_updates_every_trait() -> None:
+    w, sent = widget()
+    click(w, "a1")  # a notice to be cleared by the next good move
+    sent.clear()
+    click(w, "d3")
+    expected = Board()
+    expected.push("d3")
+    assert w.board == expected and w.board.move_stack == expected.move_stack
+    n = expected.size
+    black, white = expected.bitboards()
+    discs = "".join("X" if black >> i & 1 else "O" if white >> i & 1 else "-" for i in range(n * n))
+    legal = {str(m): [f"{'abcdefgh'[s % 8]}{s // 8 + 1}" for s in expected.flips(m)] for m in expected.legal_moves}
+    picture = {
+        "discs": discs,
+        "turn": "white",
+        "ply": 1,
+        "legal": legal,
+        "last_move": "d3",
+        "last_flips": ["d4"],
+        "counts": {"black": 4, "white": 1},
+        "status": "White to move",
+        "moves": ["d3"],
+        "can_undo": True,
+        "can_redo": False,
+        "game_over": False,
+        "result": "",
+        "notice": "",
+    }
+    assert {k: getattr(w, k) for k in picture} == picture
+    assert legal == {"c3": ["d4"], "e3": ["e4"], "c5": ["d5"]}
+    # The views got one batched update with the new picture, and nothing was refused.
+    updates = [m for m in sent.messages if m.get("method") == "update"]
+    assert len(updates) == 1
+    assert {k: v for k, v in updates[0]["state"].items() if k in picture} == {
+        k: v for k, v in picture.items() if k in updates[0]["state"]
+    }
+    assert {"discs", "turn", "ply", "legal", "moves"} <= set(updates[0]["state"])
+    assert sent.custom() == []
+
+
+def test_a_forced_pass_is_played_with_a_notice() -> None:
+    w, _ = widget(board=PASS_LINE)
+    mover = "black" if w.board.turn == BLACK else "white"
+    other = "white" if mover == "black" else "black"
+    after = w.board
+    after.push("f2")
+    assert after.must_pass() and not after.is_game_over()  # the premise of this test
+    notice_id = w.notice_id
+    click(w, "f2")
+    assert w.moves[-2:] == ["f2", "pass"] and w.last_move == "pass"
+    assert w.turn == mover and w.ply == after.ply + 1
+    assert w.notice_kind == "pass" and w.notice_id == notice_id + 1
+    assert w.notice == f"{other.title()} has no legal move and passes; {mover.title()} moves again"
+    # Undo skips the forced pass: back to the position before f2.
+    w.undo()
+    assert w.ply == after.ply - 1 and w.turn == mover
+    w.redo()
+    assert w.ply == after.ply + 1 and w.moves[-1] == "pass"
+
+
+@pytest.mark.parametrize(
+    ("position", "goal", "scoring", "banner"),
+    [
+        (END_33_29, "classic", "count", "Black wins 33-29"),
+        (END_33_29, "classic", "tournament", "Black wins 35-29 (tournament scoring: 2 empty squares to the winner)"),
+        (END_33_29, "inverted", "count", "White wins 29-33 (inverted goal: fewer discs win)"),
+        (
+            END_33_29,
+            "inverted",
+            "tournament",
+            "White wins 29-35 (inverted goal: fewer discs win; tournament scoring: 2 empty squares to the loser)",
+        ),
+        (FULL_DRAW, "classic", "tournament", "Draw 32-32"),
+        (FULL_DRAW, "inverted", "count", "Draw 32-32 (inverted goal: fewer discs win)"),
+    ],
+)
+def test_game_over_banner(position: str, goal: str, scoring: str, banner: str) -> None:
+    board = Board(position, rules=Rules(goal=goal, scoring=scoring))
+    assert board.is_game_over()
+    w, _ = widget(board=board)
+    assert w.game_over and w.result == banner
+    assert w.turn == "" and w.legal == {}
+    assert w.status.startswith("Game over, ") and w.status.endswith(banner)
+
+
+def test_game_over_by_a_move_fires_callbacks_and_banner() -> None:
+    w, _ = widget(board=Board(WIPE_OUT, rules=Rules(scoring="tournament")))
+    moves: list[tuple[ReversiWidget, Move]] = []
+    outcomes: list[Any] = []
+    w.on_move(lambda widget, move: moves.append((widget, move)))
+    w.on_game_over(lambda widget, outcome: outcomes.append(outcome))
+    click(w, "c1")
+    assert moves == [(w, Move.from_name("c1"))]
+    assert len(outcomes) == 1 and outcomes[0].winner == BLACK
+    assert (outcomes[0].black, outcomes[0].white) == (64, 0)
+    assert w.result == "Black wins 64-0 (tournament scoring: 61 empty squares to the winner)"
+    assert w.status == f"Game over, one colour has no discs left: {w.result}"
+
+
+def test_undo_redo_jump_and_new_game_intents() -> None:
+    w, _ = widget()
+    for square in ("d3", "c5", "e6"):
+        click(w, square)
+    assert w.moves == ["d3", "c5", "e6"] and w.ply == 3
+    send(w, {"kind": "undo", "ply": 3})
+    assert w.ply == 2 and w.moves == ["d3", "c5", "e6"] and w.can_redo
+    assert w.board == Board.from_transcript("d3c5")
+    send(w, {"kind": "redo", "ply": 2})
+    assert w.ply == 3 and not w.can_redo
+    send(w, {"kind": "jump", "to": 1, "ply": 3})
+    assert w.ply == 1 and w.board == Board.from_transcript("d3") and w.last_move == "d3"
+    assert w.turn == "white" and "c5" in w.legal
+    send(w, {"kind": "jump", "to": 0, "ply": 1})
+    assert w.ply == 0 and w.last_move == "" and w.can_redo and not w.can_undo
+    send(w, {"kind": "jump", "to": 1, "ply": 0})
+    click(w, "e3")  # a new move in the middle of the line replaces the rest
+    assert w.moves == ["d3", "e3"] and not w.can_redo
+    send(w, {"kind": "new_game", "ply": 2})
+    assert w.ply == 0 and w.moves == [] and w.board == Board()
+
+
+def test_python_api_play_pass_undo_redo_jump() -> None:
+    w, _ = widget()
+    w.play("f5")
+    w.play(Move.from_name("d6"))
+    assert w.moves == ["f5", "d6"]
+    before = snapshot(w)
+    with pytest.raises(IllegalMoveError, match="a1 is illegal"):
+        w.play("a1")
+    with pytest.raises(InvalidMoveError, match="'z9' is not a square name"):
+        w.play("z9")
+    with pytest.raises(IllegalMoveError, match="may not pass"):
+        w.pass_turn()
+    with pytest.raises(NavigationError, match="expected a ply from 0 to 2"):
+        w.jump(5)
+    assert snapshot(w) == before
+    w.undo()
+    w.undo()
+    with pytest.raises(NavigationError, match="no move to undo"):
+        w.undo()
+    w.redo()
+    assert w.ply == 1
+    w.jump(2)
+    with pytest.raises(NavigationError, match="no move to redo"):
+        w.redo()
+    assert isinstance(NavigationError("x"), IndexError) and isinstance(NavigationError("x"), ValueError)
+
+
+def test_board_property_is_a_copy() -> None:
+    w, _ = widget()
+    b = w.board
+    b.push("d3")
+    assert w.ply == 0 and w.board == Board()
+    w.board = b  # assigning loads it
+    assert w.ply == 1 and w.moves == ["d3"]
+
+
+# -- writes from the front end to synced traits ----------------------------------------------
+
+
+def test_front_end_writes_to_read_only_traits_are_reverted() -> None:
+    w, sent = widget()
+    click(w, "d3")
+    sent.clear()
+    before = snapshot(w)
+    bogus = {
+        "discs": "X" * 64,
+        "ply": 9,
+        "legal": {"a1": []},
+        "game_over": True,
+        "moves": ["a1"],
+        "fill": {"a1": "red"},
+    }
+    w.set_state(bogus)
+    assert snapshot(w) == before
+    assert w.notice_kind == "error" and "may not change" in w.notice
+    for name in bogus:
+        assert name in w.notice
+    # The writer's view is given Python's values back.
+    state = sent.updates()
+    for name in bogus:
+        assert state[name] == getattr(w, name)
+
+
+def test_a_read_only_write_through_the_comm_message_is_reverted() -> None:
+    w, sent = widget()
+    before = snapshot(w)
+    w._handle_msg({"content": {"data": {"method": "update", "state": {"turn": "white"}}}, "buffers": []})
+    assert snapshot(w) == before and "turn" in w.notice
+    assert sent.updates()["turn"] == "black"
+
+
+def test_front_end_settings_are_accepted_when_valid() -> None:
+    w, _ = widget()
+    w.set_state({"show_legal": False, "animation": "fast", "theme": "dark", "size": 360, "show_coordinates": False})
+    assert (w.show_legal, w.animation, w.theme, w.size, w.show_coordinates) == (False, "fast", "dark", 360, False)
+    assert w.notice == ""
+    w.set_state({"size": None, "show_flips": False})
+    assert w.size is None and not w.show_flips
+    assert set(SETTINGS) == {"show_legal", "show_flips", "show_coordinates", "animation", "theme", "size"}
+
+
+@pytest.mark.parametrize(
+    "state",
+    [{"animation": "warp"}, {"theme": "neon"}, {"show_legal": 1}, {"size": True}, {"size": 5}, {"size": "big"}],
+)
+def test_front_end_settings_are_refused_when_invalid(state: dict[str, Any]) -> None:
+    w, sent = widget()
+    before = snapshot(w)
+    w.set_state(state)
+    assert snapshot(w) == before
+    (name,) = state
+    assert w.notice_kind == "error" and f"Refused setting {name}" in w.notice
+    assert sent.updates()[name] == getattr(w, name)
+
+
+def test_python_cannot_write_the_picture_traits() -> None:
+    w, _ = widget()
+    with pytest.raises(traitlets.TraitError, match="written by the widget"):
+        w.discs = "X" * 64
+    with pytest.raises(traitlets.TraitError, match="written by the widget"):
+        w.ply = 3
+    assert w.discs == snapshot(ReversiWidget())["discs"] and w.ply == 0
+
+
+# -- computer players -------------------------------------------------------------------------
+
+
+def test_a_computer_reply_arrives() -> None:
+    w, sent = widget(white="greedy")
+    assert w.players == {"black": "Human", "white": "Computer (greedy)"}
+    click(w, "d3")
+    assert w.wait(5)
+    assert w.ply == 2 and w.turn == "black" and not w.thinking
+    assert w.moves[0] == "d3" and w.moves[1] in {"c3", "e3", "c5"}
+    assert sent.updates()["moves"] == w.moves
+    # Undo against the computer goes back to the human's last turn.
+    w.undo()
+    assert w.ply == 0 and w.can_redo and w.turn == "black"
+    w.redo()
+    assert w.ply == 2 and w.turn == "black"
+
+
+def test_a_computer_playing_black_moves_first() -> None:
+    w, _ = widget(black="random")
+    assert w.wait(5)
+    assert w.ply == 1 and w.turn == "white"
+    assert not w.can_undo  # the human has had no turn to go back to
+
+
+@pytest.mark.parametrize("action", ["undo", "new_game", "jump", "load", "play", "switch player"])
+def test_a_stale_computer_move_is_never_applied(action: str) -> None:
+    gate = Gate()
+    w, _ = widget(white=gate)
+    click(w, "d3")
+    assert gate.started.wait(5) and w.thinking
+    if action == "undo":
+        send(w, {"kind": "undo", "ply": 1})
+    elif action == "new_game":
+        send(w, {"kind": "new_game", "ply": 1})
+    elif action == "jump":
+        send(w, {"kind": "jump", "to": 0, "ply": 1})
+    elif action == "load":
+        w.load("f5d6")
+    elif action == "play":
+        w.play("c5")  # Python plays White's move itself
+    else:
+        w.white = "human"
+    assert not w.thinking
+    before = snapshot(w)
+    gate.release.set()
+    join_workers(w)
+    assert snapshot(w) == before
+    assert w.wait(1)
+
+
+def test_computer_against_computer_runs_by_itself_and_pauses() -> None:
+    w, _ = widget(black=RandomPlayer(seed=1), white=GreedyPlayer(seed=2), paused=True)
+    assert w.ply == 0 and not w.thinking and "paused" in w.status
+    w.resume()
+    assert w.wait(10)
+    assert w.game_over and w.result
+    assert len(w.moves) >= 58
+    # Both are computers: undo steps back one move and the game waits in the middle of the line.
+    w.undo()
+    assert w.ply == len(w.moves) - 1 and not w.thinking
+    w.redo()
+    assert w.game_over
+
+
+def test_a_failing_computer_pauses_the_game_with_a_notice() -> None:
+    class Broken:
+        name = "broken"
+
+        def choose(self, board: Board) -> Move:
+            raise RuntimeError("out of ideas")
+
+    class Cheater:
+        name = "cheater"
+
+        def choose(self, board: Board) -> Move:
+            return Move.from_name("a1")
+
+    for player, words in ((Broken(), "out of ideas"), (Cheater(), "a1 is illegal")):
+        w, _ = widget(white=player)
+        click(w, "d3")
+        assert w.wait(5)
+        assert w.paused and w.notice_kind == "error" and words in w.notice
+        assert w.ply == 1 and w.turn == "white"
+    w.white = "greedy"  # a working player takes over after resume
+    w.resume()
+    assert w.wait(5) and w.ply == 2
+
+
+def test_switching_a_side_to_a_computer_makes_it_move() -> None:
+    w, _ = widget()
+    click(w, "d3")
+    w.white = "random"
+    assert w.wait(5) and w.ply == 2
+    assert w.players["white"] == "Computer (random)"
+
+
+def test_move_delay_spaces_computer_moves() -> None:
+    import time
+
+    w, _ = widget(white="greedy", move_delay=0.3)
+    start = time.monotonic()
+    click(w, "d3")
+    assert w.thinking
+    assert w.wait(5)
+    assert time.monotonic() - start >= 0.29 and w.ply == 2
+
+
+# -- callbacks --------------------------------------------------------------------------------
+
+
+def test_callbacks_see_every_move_including_passes_and_can_be_removed() -> None:
+    w, _ = widget(board=PASS_LINE)
+    seen: list[str] = []
+    remove = w.on_move(lambda widget, move: seen.append(str(move)))
+    click(w, "f2")
+    assert seen == ["f2", "pass"]
+    remove()
+    remove()  # removing twice is harmless
+    w.undo()
+    click(w, "f2")
+    assert seen == ["f2", "pass"]
+
+
+def test_a_failing_callback_becomes_a_notice_and_the_game_goes_on() -> None:
+    w, _ = widget()
+
+    def bad(widget: ReversiWidget, move: Move) -> None:
+        raise ValueError("callback bug")
+
+    w.on_move(bad)
+    click(w, "d3")
+    assert w.ply == 1 and "on_move callback raised" in w.notice and "callback bug" in w.notice
+    with pytest.raises(TypeError):
+        w.on_move("not callable")  # type: ignore[arg-type]
+
+
+# -- loading ----------------------------------------------------------------------------------
+
+
+def test_load_from_board_transcript_game_and_position() -> None:
+    w, _ = widget()
+    board = Board.from_transcript("f5d6c3")
+    w.load(board)
+    assert w.moves == ["f5", "d6", "c3"] and w.ply == 3 and w.board == board
+    w.undo()
+    assert w.board == Board.from_transcript("f5d6")
+    w.load("f5f6e6")
+    assert w.moves == ["f5", "f6", "e6"]
+    game = Game.from_transcript("c2b2b3", rules=Rules(size=6))
+    w.load(game)
+    assert w.board_size == 6 and len(w.discs) == 36 and w.moves == ["c2", "b2", "b3"]
+    assert w.rules == Rules(size=6)
+    w.new_game()
+    assert w.board == Board(rules=Rules(size=6))
+    w.load(Board().to_string().replace("-", "X", 1))
+    assert w.board_size == 8 and w.discs.startswith("X") and w.moves == []
+
+
+def test_load_refuses_junk_and_changes_nothing() -> None:
+    w, _ = widget()
+    w.play("d3")
+    before = snapshot(w)
+    with pytest.raises(InvalidPositionError, match=r"as a transcript .* or as a position"):
+        w.load("hello world")
+    with pytest.raises(IllegalMoveError, match="transcript move 1"):
+        w.load("a1")
+    with pytest.raises(InvalidPositionError, match="expected a Board, a Game"):
+        w.load(42)  # type: ignore[arg-type]
+    assert snapshot(w) == before
+
+
+def test_load_reads_ggf_with_the_ggf_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = "(;GM[Othello]PC[test]BO[8 ...]B[f5]W[d6];)"
+    fake = types.ModuleType("reversi_widget.ggf")
+
+    def read_ggf(text: str) -> Game:
+        assert text == record
+        return Game.from_transcript("f5d6")
+
+    fake.read_ggf = read_ggf  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "reversi_widget.ggf", fake)
+    w, _ = widget()
+    w.load(record)
+    assert w.moves == ["f5", "d6"]
+
+
+def test_load_reads_a_real_ggf_record() -> None:
+    ggf = pytest.importorskip("reversi_widget.ggf")
+    game = Game.from_transcript("f5d6c3d3c4")
+    w, _ = widget()
+    w.load(ggf.write_ggf(game))
+    assert w.moves == ["f5", "d6", "c3", "d3", "c4"] and w.board == game.board()
+
+
+def test_load_ggf_without_the_ggf_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "reversi_widget.ggf", None)  # import fails
+    w, _ = widget()
+    with pytest.raises(InvalidPositionError, match="GGF reader"):
+        w.load("(;GM[Othello];)")
+    assert w.ply == 0
+
+
+# -- settings, rules and annotations ----------------------------------------------------------
+
+
+def test_every_setting_is_a_trait_and_the_assets_exist() -> None:
+    w = ReversiWidget(
+        show_legal=False, show_flips=False, show_coordinates=False, animation="off", theme="dark", size=300
+    )
+    assert (w.show_legal, w.show_flips, w.show_coordinates, w.animation, w.theme, w.size) == (
+        False,
+        False,
+        False,
+        "off",
+        "dark",
+        300,
+    )
+    assert (ASSETS / "widget.js").is_file() and (ASSETS / "widget.css").is_file()
+    state = w.get_state()
+    assert state["_esm"] == (ASSETS / "widget.js").read_text()
+    assert state["_css"] == (ASSETS / "widget.css").read_text()
+    assert set(w.strings) >= {"undo", "redo", "new_game", "pass", "black", "white"}
+    with pytest.raises(traitlets.TraitError):
+        ReversiWidget(animation="warp")
+    with pytest.raises(UnknownPlayerError, match="unknown player 'grandmaster'"):
+        ReversiWidget(white="grandmaster")
+
+
+def test_rules_variants() -> None:
+    w, _ = widget(rules=Rules(size=6))
+    assert w.board_size == 6 and len(w.discs) == 36
+    w.rules = Rules(start="free")  # a new game under the new rules
+    assert w.board_size == 8 and w.legal == {"d4": [], "e4": [], "d5": [], "e5": []}
+    assert w.status == "Black to place a centre disc (free start)"
+    w.rules = Rules(supply=32)
+    assert w.supply == {"black": 30, "white": 30}
+    click(w, "d3")
+    assert w.supply == {"black": 29, "white": 30}
+    with pytest.raises(InvalidPositionError, match="rules= says"):
+        ReversiWidget(Board(), rules=Rules(size=6))
+
+
+def test_annotations_are_checked_and_cleared_with_a_new_size() -> None:
+    w, _ = widget(fill={"d3": "#ff0"}, marks={"c4": 4, "f5": "+2"}, arrows=[("d3", "e4")])
+    assert w.fill == {"d3": "#ff0"} and w.marks == {"c4": "4", "f5": "+2"} and w.arrows == [["d3", "e4"]]
+    with pytest.raises(InvalidAnnotationError, match="off a 8x8 board"):
+        w.fill = {"i9": "red"}
+    with pytest.raises(InvalidAnnotationError, match="pair of squares"):
+        w.arrows = [["d3"]]
+    with pytest.raises(InvalidAnnotationError, match="longer than"):
+        w.marks = {"d3": "x" * 50}
+    assert w.fill == {"d3": "#ff0"}
+    w.new_game(Rules(size=6))
+    assert (w.fill, w.marks, w.arrows) == ({}, {}, [])
+
+
+# -- players ----------------------------------------------------------------------------------
+
+
+def test_players_registry_and_protocol() -> None:
+    assert make_player("human") is None and make_player("Human") is None
+    assert isinstance(make_player("random"), RandomPlayer) and isinstance(make_player("greedy"), GreedyPlayer)
+    gate = Gate()
+    assert make_player(gate) is gate and isinstance(gate, Player)
+    with pytest.raises(UnknownPlayerError, match="object with choose"):
+        make_player(3)
+    register_player("first-legal", lambda: Gate())
+    try:
+        assert isinstance(make_player("first-legal"), Gate)
+    finally:
+        del PLAYERS["first-legal"]
+    with pytest.raises(UnknownPlayerError):
+        register_player("Bad Name", RandomPlayer)
+
+
+def test_random_player_is_repeatable_and_legal() -> None:
+    board = Board()
+    picks = [RandomPlayer(seed=7).choose(board) for _ in range(3)]
+    assert len(set(picks)) == 1 and picks[0] in board.legal_moves
+    seen = {RandomPlayer(seed=s).choose(board) for s in range(40)}
+    assert seen == set(board.legal_moves)
+
+
+def test_greedy_player_takes_most_flips_then_corners() -> None:
+    board = Board.from_transcript("f5d6c3d3c4f4c5b3c2")
+    best = max(len(board.flips(m)) for m in board.legal_moves)
+    for seed in range(10):
+        move = GreedyPlayer(seed=seed).choose(board)
+        assert len(board.flips(move)) == best
+    # Two moves flipping one disc each, one of them a corner: the corner wins.
+    both = Board("-OX-OX--" + "-" * 56 + " X")  # a1 (corner) and d1 each flip one
+    assert {str(m): len(both.flips(m)) for m in both.legal_moves} == {"a1": 1, "d1": 1}
+    assert {str(GreedyPlayer(seed=s).choose(both)) for s in range(20)} == {"a1"}
+    with pytest.raises(IllegalMoveError, match="must pass"):
+        GreedyPlayer().choose(Board(END_33_29))
+
+
+def test_intent_table_matches_the_protocol() -> None:
+    text = (Path(__file__).resolve().parent.parent / "js" / "PROTOCOL.md").read_text()
+    for kind, fields in INTENTS.items():
+        assert f'"kind": "{kind}"' in text
+        for field in fields:
+            assert f'"{field}":' in text
+    for name in [*ReversiWidget.READ_ONLY, "fill", "marks", "arrows", *SETTINGS]:
+        assert f"`{name}`" in text
