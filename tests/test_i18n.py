@@ -272,6 +272,7 @@ def test_seed_words_are_used() -> None:
 
 def test_every_python_widget_string_is_translated() -> None:
     from reversi_widget import strings
+
     english = strings_for("en")
     missing = set(strings.ENGLISH) - set(english)
     assert not missing, f"widget strings missing from the locale files: {sorted(missing)}"
