@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import re
 from collections.abc import Iterator
 
@@ -10,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reversi_widget.explain as explain_module
 from reversi_widget import (
     BLACK,
     WHITE,
@@ -26,6 +26,9 @@ from reversi_widget import (
 from reversi_widget.explain import Explanation, LineCode, Reason, ReasonCode, explain
 from reversi_widget.geometry import DIRECTIONS
 from reversi_widget.i18n import LANGUAGES, catalog, translate
+
+# The package exports the function explain() under the module's name, so fetch the module itself.
+explain_module = importlib.import_module("reversi_widget.explain")
 
 
 def sq(name: str) -> int:
