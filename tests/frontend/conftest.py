@@ -124,7 +124,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     httpd.server_close()
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: the JupyterLab tests start their own Playwright afterwards, and
+# two sync Playwright instances cannot be alive at once in one process.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
@@ -138,9 +140,9 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def _shared_page(browser: Any, server_url: str) -> Iterator[Any]:
-    # One page for the whole run: a new context costs ~0.5 s; boot() resets the harness instead.
+    # One page per test module: a new context costs ~0.5 s; boot() resets the harness instead.
     context = browser.new_context(viewport={"width": 800, "height": 1400})
     pg = context.new_page()
     errors: list[str] = []
