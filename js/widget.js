@@ -8,17 +8,21 @@ const DEFAULT_STRINGS = {
   last_move: "last move", flipped: "flipped", board: "Reversi board",
   undo: "Undo", redo: "Redo", new_game: "New game", pass: "Pass", pass_move: "pass",
   moves: "Moves", no_moves: "No moves yet", replay: "Replay", thinking: "Thinking…",
-  discs: "discs", supply: "left", to_move: "to move", dismiss: "Dismiss",
+  supply: "left", to_move: "to move", dismiss: "Dismiss",
   show_legal: "Legal moves", show_flips: "Preview flips", show_coordinates: "Coordinates",
   animation: "Animation", animation_off: "Off", animation_slow: "Slow",
   animation_normal: "Normal", animation_fast: "Fast",
   theme: "Theme", theme_auto: "Auto", theme_light: "Light", theme_dark: "Dark",
   theme_high_contrast: "High contrast",
+  show_me: "Show me", practice: "Practice", practice_done: "Done", practice_reveal: "Show me the answer",
+  practice_mistakes: "Mistakes", practice_moves: "Practice moves",
+  practice_wrong: "should not flip", practice_missed: "should flip", demo_line: "flanked line",
 };
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const C = 40; // SVG user units per square; the whole board scales through the viewBox
 const SPEED = { slow: 480, normal: 300, fast: 180 }; // ms per disc
+const DEMO_LINE_STEPS = 2; // "show me" lights each flanked line for this many steps (PROTOCOL.md)
 const DISC = { X: "black", O: "white" };
 const COLORS = ["black", "white"];
 const FILES = "abcdefghijklmnop";
@@ -111,6 +115,21 @@ function render({ model, el }) {
   };
   const actionsEl = h("div", { class: "rw-actions" }, ...Object.values(buttons));
 
+  // Practice (R17): Done / Show me the answer while a placed disc waits for its flips.
+  const practiceButtons = {
+    practice_done: btn("practice_done", "practice_done", { class: "rw-btn rw-primary" }),
+    practice_reveal: btn("practice_reveal", "practice_reveal"),
+  };
+  const practiceActions = h("div", { class: "rw-practice-actions", "data-role": "practice-actions", hidden: true },
+    ...Object.values(practiceButtons));
+  const tally = {
+    mistakes: h("span", { class: "rw-tally-value", "data-role": "practice-mistakes" }),
+    moves: h("span", { class: "rw-tally-value", "data-role": "practice-moves" }),
+  };
+  const tallyEl = h("div", { class: "rw-tally", "data-role": "practice-tally", hidden: true },
+    h("span", {}, L(h("span"), "practice_mistakes"), ": ", tally.mistakes),
+    h("span", {}, L(h("span"), "practice_moves"), ": ", tally.moves));
+
   const moveCount = h("span", { class: "rw-move-count" });
   const moveList = h("div", { class: "rw-movelist", "data-role": "moves" });
   const replay = h("input", { type: "range", min: "0", max: "0", step: "1", value: "0", "data-role": "replay", class: "rw-replay" });
@@ -137,6 +156,7 @@ function render({ model, el }) {
   for (const [key, make] of [
     ["show_legal", () => toggle("show_legal")], ["show_flips", () => toggle("show_flips")],
     ["show_coordinates", () => toggle("show_coordinates")],
+    ["show_me", () => toggle("show_me")], ["practice", () => toggle("practice")],
     ["animation", () => select("animation", ["off", "slow", "normal", "fast"])],
     ["theme", () => select("theme", ["auto", "light", "dark", "high-contrast"])],
   ]) {
@@ -146,7 +166,7 @@ function render({ model, el }) {
   }
 
   const main = h("div", { class: "rw-main" }, playersEl, boardWrap,
-    h("div", { class: "rw-statusbar" }, statusEl, thinkingEl), resultEl, noticeEl);
+    h("div", { class: "rw-statusbar" }, statusEl, thinkingEl), practiceActions, resultEl, noticeEl, tallyEl);
   const side = h("div", { class: "rw-side" }, actionsEl, movesEl, settingsEl);
   root.append(main, side);
   el.append(root);
@@ -249,6 +269,10 @@ function render({ model, el }) {
     const flipped = new Set(get("last_flips", []));
     const marks = get("marks", {});
     const fills = get("fill", {});
+    const placed = get("practice_move", "");
+    const turned = new Set(get("practice_flips", []));
+    const wrong = new Set(get("practice_wrong", []));
+    const missed = new Set(get("practice_missed", []));
     for (let i = 0; i < squares.length; i++) {
       const { name, g, mark, fill } = squares[i];
       const disc = DISC[discs[i]] || "empty";
@@ -257,6 +281,8 @@ function render({ model, el }) {
       flag(g, "data-legal", isLegal);
       flag(g, "data-last", name === last);
       flag(g, "data-flipped", flipped.has(name));
+      flag(g, "data-practice", name === placed || turned.has(name), name === placed ? "placed" : "flipped");
+      flag(g, "data-practice-mark", wrong.has(name) || missed.has(name), wrong.has(name) ? "wrong" : "missed");
       const text = marks[name] == null ? "" : String(marks[name]);
       mark.textContent = text;
       mark.setAttribute("data-len", String(Math.min(text.length, 4)));
@@ -269,6 +295,8 @@ function render({ model, el }) {
       if (isLegal) words.push(S("legal"), `${S("flips")} ${(legal[name] || []).length}`);
       if (name === last) words.push(S("last_move"));
       else if (flipped.has(name)) words.push(S("flipped"));
+      if (wrong.has(name)) words.push(S("practice_wrong"));
+      else if (missed.has(name)) words.push(S("practice_missed"));
       if (text) words.push(text);
       g.setAttribute("aria-label", words.join(", "));
     }
@@ -323,8 +351,103 @@ function render({ model, el }) {
   function onDiscs() {
     const next = get("discs", "");
     updateSquares();
-    animate(prevDiscs, next);
+    // The demo and the discs arrive in one update, in either order: the demo, once started
+    // for this position, owns the drawing.
+    const demo = get("demo", {}) || {};
+    const demoOwns = runDemo() || (demoActive && demo.id === demoSeen && demoFits(demo));
+    if (!demoOwns) { clearDemo(); animate(prevDiscs, next); }
     prevDiscs = next;
+  }
+
+  // ---------- "show me": walk through a played move (visual only, like the animation) ----------
+  // Python sends `demo` = {id, ply, move, color, lines}; each line runs from the move to its
+  // closing disc (the last square). The disc lands, each line is lit in turn (data-demo-line on
+  // its squares, data-demo-closer on the closing disc), then the flanked discs flip. Until their
+  // turn they are painted in their old colour (data-demo-hold); data-disc is already final.
+  let demoSeen = null;
+  let demoActive = false;
+  let demoTimers = [];
+  let demoMarked = new Set();
+  function clearDemo() {
+    for (const t of demoTimers) cancel(t);
+    demoTimers = [];
+    for (const g of demoMarked) {
+      for (const a of ["data-demo-line", "data-demo-closer", "data-demo-hold", "data-demo-move"]) g.removeAttribute(a);
+    }
+    demoMarked = new Set();
+    demoActive = false;
+    root.removeAttribute("data-demo");
+  }
+  function demoMark(name, attr, value = "") {
+    const i = byName.get(name);
+    if (i == null) return;
+    squares[i].g.setAttribute(attr, value);
+    demoMarked.add(squares[i].g);
+  }
+  function demoUnmark(attr) {
+    for (const g of demoMarked) g.removeAttribute(attr);
+  }
+  // A demo belongs to the position after its move, or after forced passes that followed it.
+  function demoFits(demo) {
+    const ply = get("ply", 0), moves = get("moves", []);
+    if (typeof demo.ply !== "number" || demo.ply > ply || moves[demo.ply - 1] !== demo.move) return false;
+    for (let i = demo.ply; i < ply; i++) if (moves[i] !== "pass") return false;
+    return true;
+  }
+  function runDemo() { // true when a new demo for the shown position took over the drawing
+    const demo = get("demo", {});
+    if (!demo || demo.id == null || demo.id === demoSeen || !demoFits(demo)) return false;
+    demoSeen = demo.id;
+    clearDemo();
+    clearAnims();
+    if (!get("show_me", false) || !Array.isArray(demo.lines)) return false;
+    const lines = demo.lines.filter((l) => Array.isArray(l) && l.length >= 2);
+    const showLine = (k) => {
+      demoUnmark("data-demo-line");
+      demoUnmark("data-demo-closer");
+      lines[k].forEach((sq, j) => demoMark(sq, j === lines[k].length - 1 ? "data-demo-closer" : "data-demo-line", String(k)));
+      root.setAttribute("data-demo", `line-${k}`);
+    };
+    demoActive = true;
+    demoMark(demo.move, "data-demo-move");
+    const dur = SPEED[get("animation", "normal")];
+    if (!dur || reducedMotion()) { // no motion: the final position at once, every line lit
+      lines.forEach((line, k) => line.forEach((sq, j) =>
+        demoMark(sq, j === line.length - 1 ? "data-demo-closer" : "data-demo-line", String(k))));
+      root.setAttribute("data-demo", "final");
+      return true;
+    }
+    const from = demo.color === "black" ? "white" : "black";
+    const flips = [...new Set(lines.flatMap((l) => l.slice(0, -1)))];
+    for (const sq of flips) demoMark(sq, "data-demo-hold", from);
+    demoMark(demo.move, "data-demo-hold", "empty");
+    root.setAttribute("data-demo", "place");
+    const at = (ms, fn) => demoTimers.push(later(fn, ms));
+    const placeAnim = (name, kind, delay) => {
+      const i = byName.get(name);
+      if (i == null) return;
+      const g = squares[i].g;
+      g.removeAttribute("data-demo-hold");
+      g.setAttribute("data-anim", kind);
+      g.setAttribute("data-from", kind === "place" ? "empty" : from);
+      g.classList.add("rw-anim");
+      g.style.setProperty("--rw-delay", `${delay}ms`);
+      g.style.setProperty("--rw-dur", `${dur}ms`);
+    };
+    placeAnim(demo.move, "place", 0);
+    lines.forEach((_, k) => at(dur * (1 + DEMO_LINE_STEPS * k), () => showLine(k)));
+    const flipAt = dur * (1 + DEMO_LINE_STEPS * lines.length);
+    at(flipAt, () => {
+      demoUnmark("data-demo-line");
+      demoUnmark("data-demo-closer");
+      root.setAttribute("data-demo", "flip");
+      void board.getBoundingClientRect();
+      const p = byName.get(demo.move) ?? 0;
+      const dist = (name) => { const i = byName.get(name) ?? p; return Math.max(Math.abs(Math.floor(i / n) - Math.floor(p / n)), Math.abs((i % n) - (p % n))); };
+      [...flips].sort((a, b) => dist(a) - dist(b)).forEach((sq, k) => placeAnim(sq, "flip", k * dur));
+    });
+    at(flipAt + flips.length * dur + 60, () => { clearDemo(); clearAnims(); });
+    return true;
   }
 
   // ---------- hover / keyboard preview ----------
@@ -381,6 +504,9 @@ function render({ model, el }) {
 
   // ---------- board events ----------
   const squareOf = (ev) => { const g = ev.target.closest && ev.target.closest("[data-square]"); return g && board.contains(g) ? g : null; };
+  // Any square is sent: Python explains refusals. While a practice disc waits for its flips,
+  // a click turns (or turns back) the disc on that square instead.
+  const play = (name) => send({ kind: get("practice_move", "") ? "practice_flip" : "move", square: name });
   board.addEventListener("click", (ev) => {
     const g = squareOf(ev);
     if (!g) return;
@@ -388,7 +514,7 @@ function render({ model, el }) {
     cursor = byName.get(name) ?? cursor;
     kbd = false;
     updateCursor();
-    send({ kind: "move", square: name }); // any square: Python explains refusals
+    play(name);
   });
   board.addEventListener("pointerover", (ev) => {
     const g = squareOf(ev);
@@ -410,7 +536,7 @@ function render({ model, el }) {
       cursor = clamp(r + moves[k][0], 0, n - 1) * n + clamp(c + moves[k][1], 0, n - 1);
     } else if (k === "Home") cursor = r * n;
     else if (k === "End") cursor = r * n + n - 1;
-    else if (k === "Enter" || k === " ") send({ kind: "move", square: squares[cursor].name });
+    else if (k === "Enter" || k === " ") play(squares[cursor].name);
     else if (k === "u" || k === "U") send({ kind: "undo" });
     else if (k === "r" || k === "R") send({ kind: "redo" });
     else if (k.length === 1 && FILES.indexOf(k.toLowerCase()) >= 0 && FILES.indexOf(k.toLowerCase()) < n) {
@@ -434,6 +560,7 @@ function render({ model, el }) {
   for (const [action, b] of Object.entries(buttons)) {
     b.addEventListener("click", () => send({ kind: action === "new" ? "new_game" : action }));
   }
+  for (const [action, b] of Object.entries(practiceButtons)) b.addEventListener("click", () => send({ kind: action }));
   dismiss.addEventListener("click", () => { noticeEl.hidden = true; });
 
   moveList.addEventListener("click", (ev) => {
@@ -498,15 +625,18 @@ function render({ model, el }) {
 
   function updatePlayers() {
     const players = get("players", {}), counts = get("counts", {}), supply = get("supply", {});
+    const countLabels = get("count_labels", {}); // "12 discs", "12 pionków": plurals come from Python
     const turn = get("turn", "");
     for (const c of COLORS) {
       const card = cards[c];
       card.name.textContent = players[c] == null ? "" : String(players[c]);
       card.count.textContent = String(counts[c] ?? 0);
+      const countText = countLabels[c] ? String(countLabels[c]) : card.count.textContent;
       card.supply.textContent = supply && supply[c] != null ? `${supply[c]} ${S("supply")}` : "";
       card.supply.hidden = !(supply && supply[c] != null);
       flag(card.el, "data-turn", turn === c);
-      card.el.setAttribute("aria-label", [S(c), card.name.textContent, `${card.count.textContent} ${S("discs")}`,
+      card.count.setAttribute("title", countText);
+      card.el.setAttribute("aria-label", [S(c), card.name.textContent, countText,
         card.supply.textContent, turn === c ? S("to_move") : ""].filter(Boolean).join(", "));
     }
     root.setAttribute("data-turn", turn || "none");
@@ -540,6 +670,15 @@ function render({ model, el }) {
     lastNoticeId = id;
   }
 
+  function updatePractice() {
+    const pending = !!get("practice_move", "");
+    practiceActions.hidden = !pending;
+    flag(root, "data-practice-pending", pending);
+    tally.mistakes.textContent = String(get("practice_mistakes", 0));
+    tally.moves.textContent = String(get("practice_moves", 0));
+    tallyEl.hidden = !get("practice", false) && !get("practice_moves", 0);
+  }
+
   function updateButtons() {
     buttons.undo.disabled = !get("can_undo", false);
     buttons.redo.disabled = !get("can_redo", false);
@@ -550,6 +689,8 @@ function render({ model, el }) {
 
   function updateSettings() {
     for (const k of ["show_legal", "show_flips", "show_coordinates"]) settings[k].checked = !!get(k, true);
+    for (const k of ["show_me", "practice"]) settings[k].checked = !!get(k, false);
+    root.setAttribute("lang", String(get("language", "en") || "en"));
     settings.animation.value = get("animation", "normal");
     settings.theme.value = get("theme", "auto");
     root.setAttribute("data-theme", get("theme", "auto"));
@@ -567,13 +708,16 @@ function render({ model, el }) {
   on("legal show_legal last_move last_flips marks fill", () => { updateSquares(); updateButtons(); });
   on("show_flips", updatePreview);
   on("arrows", updateArrows);
-  on("players counts supply turn", () => { updatePlayers(); updateButtons(); });
+  on("players counts count_labels supply turn", () => { updatePlayers(); updateButtons(); });
+  on("practice_move practice_flips practice_wrong practice_missed", () => { updateSquares(); updatePractice(); });
+  on("practice practice_mistakes practice_moves", updatePractice);
+  on("demo", () => { if (runDemo()) prevDiscs = get("discs", ""); });
   on("status thinking game_over result", () => { updateStatus(); updateButtons(); });
   on("notice notice_kind notice_id", updateNotice);
   on("can_undo can_redo", updateButtons);
   on("moves", buildMoves);
   on("ply", () => { updatePly(); releaseJump(); });
-  on("show_legal show_flips show_coordinates animation theme size", updateSettings);
+  on("show_legal show_flips show_coordinates show_me practice animation theme size language", updateSettings);
   on("strings", () => { applyLabels(); updateSquares(); updatePlayers(); buildMoves(); });
   listen("msg:custom", (msg) => { if (msg && msg.kind === "refused") releaseJump(); });
 
@@ -586,7 +730,9 @@ function render({ model, el }) {
   updateNotice();
   noticeEl.hidden = !get("notice", ""); // ...but still shown if set
   updateButtons();
+  updatePractice();
   buildMoves();
+  demoSeen = (get("demo", {}) || {}).id ?? null; // a fresh view does not replay an old walk-through
   cursor = (n / 2 - 1) * n + n / 2 - 1; // start in the middle (upper-left centre square)
   updateCursor();
 

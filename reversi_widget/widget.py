@@ -10,6 +10,11 @@ contract with the front end is js/PROTOCOL.md.
 Computer players run in a worker thread on a copy of the position, so the notebook stays
 responsive; their move is applied only if the game is still where it was when they
 started (a generation counter tells), so a stale move is never played.
+
+Teaching aids: every text comes from the locale files in the widget's ``language``; an
+illegal click is answered with the one-sentence reason of ``explain()``; "show me" sends
+each played move's flanked lines (``demo``) for the front end to walk through; practice
+mode (R17) lets the learner flip the discs by hand (see ``reversi_widget.practice``).
 """
 
 from __future__ import annotations
@@ -28,19 +33,22 @@ import traitlets
 
 from .board import Board, Move, Outcome
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
+from .explain import explain
 from .game import Game
+from .i18n import LANGUAGES, check_language, translate
 from .notation import parse_position
 from .players import Player, make_player, player_name
+from .practice import FlipRefusal, PracticeError, PracticeMove
 from .rules import Rules
-from .squares import BLACK, WHITE, Color, parse_square, square_name
-from .strings import ENGLISH, front_end_strings, text
+from .squares import BLACK, WHITE, Color, Square, parse_square, square_name
+from .strings import front_end_strings
 
 _HERE = Path(__file__).parent
 #: Wheels carry the front end in ``static/``; editable installs and the repository use ``js/``.
 ASSETS = _HERE / "static" if (_HERE / "static").is_dir() else _HERE.parent / "js"
 
 #: The traits a front end may write (js/PROTOCOL.md, "Settings").
-SETTINGS = ("show_legal", "show_flips", "show_coordinates", "animation", "theme", "size")
+SETTINGS = ("show_legal", "show_flips", "show_coordinates", "show_me", "practice", "animation", "theme", "size")
 ANIMATIONS = ("off", "slow", "normal", "fast")
 THEMES = ("auto", "light", "dark", "high-contrast")
 MIN_PIXELS, MAX_PIXELS = 120, 4000
@@ -53,7 +61,15 @@ INTENTS: dict[str, dict[str, type]] = {
     "redo": {"ply": int},
     "new_game": {"ply": int},
     "jump": {"to": int, "ply": int},
+    "practice_flip": {"square": str, "ply": int},
+    "practice_done": {"ply": int},
+    "practice_reveal": {"ply": int},
 }
+#: Seconds per disc of the flip animation, as js/widget.js plays it ("off" is 0).
+ANIMATION_STEP = {"off": 0.0, "slow": 0.48, "normal": 0.3, "fast": 0.18}
+#: "Show me" walks a move in steps of ANIMATION_STEP: the disc lands, each flanked line
+#: is lit for DEMO_LINE_STEPS, then the discs flip one by one (js/PROTOCOL.md, "Show me").
+DEMO_LINE_STEPS = 2
 #: An intent is a few short fields; anything bigger (counting characters) is refused unread.
 MAX_INTENT_SIZE = 256
 MAX_MARK_LENGTH = 12
@@ -78,6 +94,14 @@ class InvalidAnnotationError(ReversiError, traitlets.TraitError):
     """A ``fill``, ``marks`` or ``arrows`` value that does not fit the board."""
 
 
+class UnknownLanguageError(ReversiError, traitlets.TraitError):
+    """A ``language`` the locale files do not have."""
+
+
+#: A notice's text, rendered when shown and again when ``language`` changes.
+Message = Callable[[], str]
+
+
 def _payload_size(value: object, limit: int) -> int:
     """Characters and items in a decoded JSON value, counting stops soon after ``limit``."""
     size, stack = 0, [value]
@@ -97,8 +121,43 @@ def _payload_size(value: object, limit: int) -> int:
     return size
 
 
-def _type_name(expected: type) -> str:
-    return "an integer" if expected is int else "a string"
+def _type_key(expected: type) -> str:
+    return "type_integer" if expected is int else "type_string"
+
+
+class _Language(traitlets.TraitType[str, str]):
+    """A language of the locale files; anything else (None included) gets the clear error."""
+
+    default_value = "en"
+    info_text = "one of " + ", ".join(LANGUAGES)
+
+    def validate(self, obj: Any, value: Any) -> str:
+        return _checked_language(value)
+
+
+class _Explained:
+    """A refusal that teaches: an illegal move's reason from ``explain()`` (notice kind "explain")."""
+
+    def __init__(self, render: Message) -> None:
+        self.render = render
+
+    def __call__(self) -> str:
+        return self.render()
+
+
+_FLIP_REFUSALS = {
+    FlipRefusal.EMPTY: "notice_refused_practice_empty",
+    FlipRefusal.PLACED: "notice_refused_practice_placed",
+    FlipRefusal.OWN: "notice_refused_practice_own",
+}
+
+
+def _checked_language(language: object) -> str:
+    """``language`` if the locale files have it; otherwise the error says which they have."""
+    try:
+        return check_language(language)
+    except ReversiError as error:
+        raise UnknownLanguageError(str(error)) from None
 
 
 class ReversiWidget(anywidget.AnyWidget):
@@ -111,6 +170,20 @@ class ReversiWidget(anywidget.AnyWidget):
     Rules(goal="inverted")`` starts a new game with those rules, ``w.animation = "off"``
     changes every view. ``w.board`` is a copy: change the game with ``play``, ``undo``,
     ``load``...
+
+    ``language`` ("en", "ca", "pl", "uk") translates every text the widget shows, live.
+    ``show_me=True`` walks each played move through its flanked lines before the discs
+    flip. ``practice=True`` is rule R17 as an exercise: a human's move only places the
+    disc; the learner clicks the discs that flip and presses Done, and the opponent moves
+    once the flips are right (or after "Show me the answer"). The tally is
+    ``practice_mistakes`` (discs wrong or missed at a move's first check) over
+    ``practice_moves`` (moves completed).
+
+    Practice and R17: the correction window is exactly the pending practice move. Once it
+    is played the opponent moves and the board stands, so undo and redo only ever replay
+    moves with their true flips; undoing back to a practised move does not re-open its
+    corrections (playing it again is a new practice move). Undo while a practice move is
+    pending lifts the placed disc and leaves the game as it was.
     """
 
     _esm = ASSETS / "widget.js"
@@ -138,6 +211,14 @@ class ReversiWidget(anywidget.AnyWidget):
     thinking = traitlets.Bool(False).tag(sync=True, echo_update=False)
     players = traitlets.Dict().tag(sync=True, echo_update=False)
     strings = traitlets.Dict().tag(sync=True, echo_update=False)
+    count_labels = traitlets.Dict().tag(sync=True, echo_update=False)
+    demo = traitlets.Dict().tag(sync=True, echo_update=False)
+    practice_move = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    practice_flips: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
+    practice_wrong: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
+    practice_missed: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
+    practice_mistakes = traitlets.Int(0).tag(sync=True, echo_update=False)
+    practice_moves = traitlets.Int(0).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
     fill = traitlets.Dict().tag(sync=True, echo_update=False)
@@ -148,9 +229,14 @@ class ReversiWidget(anywidget.AnyWidget):
     show_legal = traitlets.Bool(True).tag(sync=True)
     show_flips = traitlets.Bool(True).tag(sync=True)
     show_coordinates = traitlets.Bool(True).tag(sync=True)
+    show_me = traitlets.Bool(False).tag(sync=True)
+    practice = traitlets.Bool(False).tag(sync=True)
     animation = traitlets.Enum(ANIMATIONS, default_value="normal").tag(sync=True)
     theme = traitlets.Enum(THEMES, default_value="auto").tag(sync=True)
     size = traitlets.Int(None, allow_none=True, min=MIN_PIXELS, max=MAX_PIXELS).tag(sync=True)
+
+    # -- Python settings (synced so views know them, but only Python may change them) --------
+    language = _Language().tag(sync=True)
 
     # -- Python-only settings --------------------------------------------------------------
     rules = traitlets.Instance(Rules)
@@ -182,6 +268,14 @@ class ReversiWidget(anywidget.AnyWidget):
         "thinking",
         "players",
         "strings",
+        "count_labels",
+        "demo",
+        "practice_move",
+        "practice_flips",
+        "practice_wrong",
+        "practice_missed",
+        "practice_mistakes",
+        "practice_moves",
     )
 
     def __init__(
@@ -194,6 +288,9 @@ class ReversiWidget(anywidget.AnyWidget):
         show_legal: bool = True,
         show_flips: bool = True,
         show_coordinates: bool = True,
+        show_me: bool = False,
+        practice: bool = False,
+        language: str = "en",
         animation: str = "normal",
         theme: str = "auto",
         size: int | None = None,
@@ -213,7 +310,13 @@ class ReversiWidget(anywidget.AnyWidget):
         self._generation = 0
         self._pending: int | None = None  # generation a computer is thinking about
         self._workers: set[threading.Thread] = set()
-        self._table = ENGLISH
+        self._language = _checked_language(language)
+        self._notice_message: Message | None = None
+        self._demo: dict[str, object] = {}
+        self._demo_id = 0
+        self._demo_until = 0.0  # when the front end's walk through the last move ends
+        self._practice: PracticeMove | None = None
+        self._tally = [0, 0]  # practice mistakes, practice moves completed
         self._players: dict[Color, Player | None] = {BLACK: make_player(black), WHITE: make_player(white)}
         start = self._read(board, rules)
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
@@ -227,6 +330,9 @@ class ReversiWidget(anywidget.AnyWidget):
             show_legal=show_legal,
             show_flips=show_flips,
             show_coordinates=show_coordinates,
+            show_me=show_me,
+            practice=practice,
+            language=language,
             animation=animation,
             theme=theme,
             size=size,
@@ -234,7 +340,6 @@ class ReversiWidget(anywidget.AnyWidget):
             marks={} if marks is None else marks,
             arrows=[] if arrows is None else arrows,
             **self._picture(),
-            strings=front_end_strings(self._table),
             **kwargs,
         )
         self._writer = None
@@ -291,6 +396,10 @@ class ReversiWidget(anywidget.AnyWidget):
         """Take back to the last position where a human is to move (one move if both
         players are computers); the moves stay in the line for ``redo``."""
         with self._operation():
+            if self._practice is not None:  # lift the placed disc: the game is as it was
+                self._practice = None
+                self._clear_notice()
+                return
             target = self._undo_target()
             if target is None:
                 raise NavigationError("there is no move to undo")
@@ -329,6 +438,49 @@ class ReversiWidget(anywidget.AnyWidget):
         read under ``rules`` (default: the current rules). On an error nothing changes."""
         with self._operation():
             self._start(self._read(source, rules if rules is not None else self.rules))
+
+    # -- practice (R17) from Python: what the learner's clicks do ------------------------------
+
+    def practice_place(self, square: Move | str) -> None:
+        """Place a disc for the side to move as a practice move: nothing flips yet.
+
+        Needs ``practice=True`` and a human to move; raises ``PracticeError`` (or
+        ``IllegalMoveError`` for an illegal square) and changes nothing otherwise."""
+        with self._operation():
+            board = self._board
+            move = board._parse_move(square)
+            self._raise(self._practice_refusal())
+            if not move or board.in_placement():
+                raise PracticeError(f"{move}: only a disc placed under the normal rules flips discs to practise")
+            if move not in board.legal_moves:
+                raise IllegalMoveError(explain(board, move, language=self._language).short())
+            self._practice = PracticeMove.start(board, move)
+            self._clear_notice()
+
+    def practice_flip(self, square: str) -> None:
+        """Turn an opponent disc of the pending practice move (or turn it back)."""
+        with self._operation():
+            move = self._board._parse_move(square)
+            if not move:
+                raise PracticeError(f"practice_flip needs the square of a disc, got {square!r}")
+            self._raise(self._practice_flip(move))
+
+    def practice_done(self) -> bool:
+        """Check the pending practice move: True if it was right and has been played, False
+        if discs are wrong or missed (they are marked; correct them and call again)."""
+        with self._operation():
+            self._raise(self._practice_pending_refusal())
+            return self._practice_done()
+
+    def practice_reveal(self) -> None:
+        """Show the answer: play the pending practice move with its true flips (mistakes count)."""
+        with self._operation():
+            self._raise(self._practice_pending_refusal())
+            self._practice_reveal()
+
+    def _raise(self, refusal: Message | None) -> None:
+        if refusal is not None:
+            raise PracticeError(refusal())
 
     def pause(self) -> None:
         """Stop computer players after the move they are thinking about."""
@@ -397,7 +549,7 @@ class ReversiWidget(anywidget.AnyWidget):
             except Exception as error:
                 what = "on_move" if callback in self._move_callbacks else "on_game_over"
                 with self._operation():
-                    self._notify("error", self._text("notice_callback_failed", what=what, error=repr(error)))
+                    self._notify("error", self._say("notice_callback_failed", what=what, error=repr(error)))
 
     def _notify_trait(self, name: str, old_value: object, new_value: object) -> None:
         # Trait changes may come from the kernel's thread and a computer's thread at once:
@@ -451,6 +603,7 @@ class ReversiWidget(anywidget.AnyWidget):
         self._board = board
         self._line = list(board.move_stack)
         self._invalidate()
+        self._demo = {}
         if board.rules != self.rules:
             self.rules = board.rules  # the observer sees the board already has these rules
         if board.size != old_size:
@@ -459,23 +612,50 @@ class ReversiWidget(anywidget.AnyWidget):
         self._advance()
 
     def _invalidate(self) -> None:
-        """The position (or who plays it) changed: a computer's pending move is now stale."""
+        """The position (or who plays it) changed: a computer's pending move is now stale,
+        and so is a practice move waiting for its flips."""
         self._generation += 1
         self._pending = None
+        self._practice = None
 
     def _push(self, move: Move) -> None:
         """Play a legal move here, replacing the rest of the line; raise and change nothing
         if it is not legal."""
+        demo = self._demo_of(move) if self.show_me and move else None
         self._board.push(move)
         self._line[self._board.ply - 1 :] = [move]
         self._invalidate()
+        if demo is not None or not self.show_me:
+            self._demo = demo or {}  # a pass keeps the walk-through of the move before it
         self._events.extend((callback, (self, move)) for callback in self._move_callbacks)
         outcome = self._board.outcome()
         if outcome is not None:
             self._events.extend((callback, (self, outcome)) for callback in self._over_callbacks)
 
+    def _demo_of(self, move: Move) -> dict[str, object]:
+        """The walk-through of a move about to be played: each flanked line from the move to
+        its closing disc, in the order ``explain`` walks the directions (js/PROTOCOL.md)."""
+        board = self._board
+        expl = explain(board, move)
+        lines = [
+            [square_name(sq, board.size) for sq in (*line.run, line.end)]
+            for line in expl.directions
+            if line.flanks and line.end is not None
+        ]
+        self._demo_id += 1
+        step = ANIMATION_STEP[self.animation]
+        self._demo_until = time.monotonic() + step * (1 + DEMO_LINE_STEPS * len(lines) + len(expl.flips))
+        return {
+            "id": self._demo_id,
+            "ply": board.ply + 1,
+            "move": str(move),
+            "color": _COLOR_KEY[board.turn],
+            "lines": lines,
+        }
+
     def _goto(self, ply: int) -> None:
         """Move along the line to ``ply``."""
+        self._demo = {}
         board = self._board
         while board.ply > ply:
             board.pop()
@@ -521,7 +701,10 @@ class ReversiWidget(anywidget.AnyWidget):
             if board.must_pass():
                 color = board.turn
                 self._push(Move.null(board.size))
-                self._notify("pass", self._text("notice_pass", color=self._color(color), other=self._color(not color)))
+                self._notify(
+                    "pass",
+                    self._say("notice_pass", color=self._color_message(color), other=self._color_message(not color)),
+                )
                 continue
             player = self._players[board.turn]
             if player is not None and not self.paused and self._pending is None:
@@ -549,7 +732,8 @@ class ReversiWidget(anywidget.AnyWidget):
             choice = player.choose(board)
         except Exception as error:
             failure = error
-        delay = self.move_delay - (time.monotonic() - started)
+        # Let the views finish walking through the previous move ("show me") first.
+        delay = max(self.move_delay - (time.monotonic() - started), self._demo_until - time.monotonic())
         if delay > 0:
             time.sleep(delay)
         try:
@@ -568,7 +752,8 @@ class ReversiWidget(anywidget.AnyWidget):
                     self.paused = True
                     name = player_name(player)
                     self._notify(
-                        "error", self._text("notice_player_failed", color=self._color(color), player=name, error=error)
+                        "error",
+                        self._say("notice_player_failed", color=self._color_message(color), player=name, error=error),
                     )
                     return
                 self._advance()
@@ -579,10 +764,23 @@ class ReversiWidget(anywidget.AnyWidget):
     # -- the picture ----------------------------------------------------------------------
 
     def _text(self, key: str, **fields: object) -> str:
-        return text(key, self._table, **fields)
+        return translate(key, self._language, **fields)
+
+    def _say(self, key: str, **fields: object) -> Message:
+        """A notice text kept as a recipe, so a change of ``language`` can render it again.
+        Fields that are themselves messages (a colour's name...) are rendered with it."""
+
+        def render() -> str:
+            return self._text(key, **{name: value() if callable(value) else value for name, value in fields.items()})
+
+        return render
 
     def _color(self, color: Color) -> str:
         return self._text(_COLOR_KEY[color])
+
+    def _color_message(self, color: Color) -> Message:
+        """A colour's name as a message (rendered in the language of the moment)."""
+        return self._say(_COLOR_KEY[color])
 
     def _label(self, color: Color) -> str:
         player = self._players[color]
@@ -590,8 +788,8 @@ class ReversiWidget(anywidget.AnyWidget):
             return self._text("player_human")
         return self._text("player_computer", name=player_name(player))
 
-    def _result_text(self, outcome: Outcome) -> str:
-        board = self._board
+    def _result_text(self, outcome: Outcome, board: Board | None = None) -> str:
+        board = self._board if board is None else board
         scores = {BLACK: outcome.black, WHITE: outcome.white}
         if outcome.winner is None:
             head = self._text("result_draw", score=outcome.result())
@@ -615,6 +813,8 @@ class ReversiWidget(anywidget.AnyWidget):
             reason = self._text(f"reason_{outcome.reason.name.lower()}")
             return self._text("status_over", reason=reason, result=self._result_text(outcome))
         color, computer = self._color(board.turn), self._players[board.turn]
+        if self._practice is not None:
+            return self._text("status_practice", color=color, square=str(self._practice.move))
         if computer is not None:
             player = player_name(computer)
             if self._pending is not None:
@@ -628,13 +828,15 @@ class ReversiWidget(anywidget.AnyWidget):
         return self._text("status_to_move", color=color)
 
     def _picture(self) -> dict[str, object]:
-        """Every READ_ONLY trait except notices and strings, computed from the game."""
+        """Every READ_ONLY trait except notices, computed from the game (and a pending
+        practice move, whose placed disc and hand-made flips the views show)."""
         board, n = self._board, self._board.size
         outcome = board.outcome()
-        black, white = board.bitboards()
+        practice = self._practice
+        black, white = board.bitboards() if practice is None else practice.overlay()
         discs = "".join("X" if black >> sq & 1 else "O" if white >> sq & 1 else "-" for sq in range(n * n))
         legal: dict[str, list[str]] = {}
-        if outcome is None and self._players[board.turn] is None and self._pending is None:
+        if outcome is None and practice is None and self._players[board.turn] is None and self._pending is None:
             for move in board.legal_moves:
                 legal[str(move)] = [square_name(sq, n) for sq in board.flips(move)]
         last_move, last_flips = "", []
@@ -644,6 +846,9 @@ class ReversiWidget(anywidget.AnyWidget):
             before = board.copy()
             before.pop()
             last_flips = [square_name(sq, n) for sq in before.flips(last)]
+        counts = {"black": black.bit_count(), "white": white.bit_count()}
+        checked = practice is not None and practice.checked
+        names = self._names
         return {
             "board_size": n,
             "discs": discs,
@@ -652,27 +857,41 @@ class ReversiWidget(anywidget.AnyWidget):
             "legal": legal,
             "last_move": last_move,
             "last_flips": last_flips,
-            "counts": {"black": board.count(BLACK), "white": board.count(WHITE)},
+            "counts": counts,
+            "count_labels": {color: self._text("count_discs", count=count) for color, count in counts.items()},
             "supply": {} if board.supply is None else {"black": board.supply[0], "white": board.supply[1]},
             "status": self._status(outcome),
             "game_over": outcome is not None,
             "result": "" if outcome is None else self._result_text(outcome),
             "moves": [str(move) for move in self._line],
-            "can_undo": self._undo_target() is not None,
+            "can_undo": practice is not None or self._undo_target() is not None,
             "can_redo": self._redo_target() is not None,
             "thinking": self._pending is not None,
             "players": {"black": self._label(BLACK), "white": self._label(WHITE)},
+            "strings": front_end_strings(self._language),
+            "demo": self._demo,
+            "practice_move": "" if practice is None else str(practice.move),
+            "practice_flips": [] if practice is None else names(sorted(practice.flipped)),
+            "practice_wrong": names(practice.wrong) if practice is not None and checked else [],
+            "practice_missed": names(practice.missed) if practice is not None and checked else [],
+            "practice_mistakes": self._tally[0],
+            "practice_moves": self._tally[1],
         }
+
+    def _names(self, squares: list[Square]) -> list[str]:
+        return [square_name(sq, self._board.size) for sq in squares]
 
     def _sync(self) -> None:
         for name, value in self._picture().items():
             setattr(self, name, value)
 
-    def _notify(self, kind: str, message: str) -> None:
-        self.notice, self.notice_kind = message, kind
+    def _notify(self, kind: str, message: Message) -> None:
+        self._notice_message = message
+        self.notice, self.notice_kind = message(), kind
         self.notice_id += 1
 
     def _clear_notice(self) -> None:
+        self._notice_message = None
         if self.notice:
             self.notice, self.notice_kind = "", "info"
 
@@ -688,67 +907,68 @@ class ReversiWidget(anywidget.AnyWidget):
         except Exception as error:  # a bug must not escape into the kernel's comm handler
             try:
                 with self._operation():
-                    self._refuse(self._text("notice_refused_internal", error=_short.repr(error)))
+                    self._refuse(self._say("notice_refused_internal", error=_short.repr(error)))
             except Exception:
                 self.log.exception("reversi-widget could not refuse an intent")
 
-    def _refuse(self, reason: str) -> None:
-        self._notify("error", reason)
-        self.send({"kind": "refused", "reason": reason})
+    def _refuse(self, reason: Message) -> None:
+        self._notify("explain" if isinstance(reason, _Explained) else "error", reason)
+        self.send({"kind": "refused", "reason": self.notice})
 
-    def _apply_intent(self, content: object, buffers: object) -> str | None:
+    def _apply_intent(self, content: object, buffers: object) -> Message | None:
         """Apply a valid intent and return None, or return why it is refused (unchanged)."""
         if not isinstance(content, dict):
-            return self._text("notice_refused_not_dict", got=_short.repr(content))
+            return self._say("notice_refused_not_dict", got=_short.repr(content))
         if buffers:
             count = len(buffers) if isinstance(buffers, (list, tuple)) else 1
-            return self._text("notice_refused_buffers", count=count)
-        size = _payload_size(content, MAX_INTENT_SIZE)
-        if size > MAX_INTENT_SIZE:
-            return self._text("notice_refused_too_big", size=f"more than {MAX_INTENT_SIZE}", limit=MAX_INTENT_SIZE)
+            return self._say("notice_refused_buffers", count=count)
+        if _payload_size(content, MAX_INTENT_SIZE) > MAX_INTENT_SIZE:
+            return self._say("notice_refused_too_big", limit=MAX_INTENT_SIZE)
         kind = content.get("kind")
         if not isinstance(kind, str) or kind not in INTENTS:
-            return self._text("notice_refused_kind", got=_short.repr(kind), expected=", ".join(INTENTS))
+            return self._say("notice_refused_kind", got=_short.repr(kind), expected=", ".join(INTENTS))
         fields = INTENTS[kind]
         if set(content) != {"kind", *fields}:
             got = ", ".join(sorted(_short.repr(key) for key in content))
-            return self._text("notice_refused_fields", kind=kind, expected=", ".join(["kind", *fields]), got=got)
+            return self._say("notice_refused_fields", kind=kind, expected=", ".join(["kind", *fields]), got=got)
         for field, expected in fields.items():
             value = content[field]
             if type(value) is not expected:  # bool is not an int here; 3.0 is not 3
-                return self._text(
-                    "notice_refused_type", field=field, expected=_type_name(expected), got=_short.repr(value)
+                return self._say(
+                    "notice_refused_type", field=field, expected=self._say(_type_key(expected)), got=_short.repr(value)
                 )
         board = self._board
         move: Move | None = None
-        if kind == "move":
-            square = content["square"]
-            try:
-                move = Move(parse_square(square, board.size), board.size)
-            except InvalidMoveError as error:
-                return self._text("notice_refused_square", error=error)
-            if str(move) != square:
-                return self._text(
-                    "notice_refused_square", error=f"{square!r} is not written like a square name; expected {move}"
-                )
+        if "square" in fields:
+            move, refusal = self._square_of(content["square"])
+            if refusal is not None:
+                return refusal
         if content["ply"] != board.ply:
-            return self._text("notice_refused_stale", got=content["ply"], ply=board.ply)
+            return self._say("notice_refused_stale", got=content["ply"], ply=board.ply)
+        if kind.startswith("practice_"):
+            return self._practice_intent(kind, move)
+        if self._practice is not None and kind in ("move", "pass"):
+            return self._say("notice_refused_practice_pending", square=str(self._practice.move))
         if kind in ("move", "pass"):
             return self._human_move(move if move is not None else Move.null(board.size))
         if kind == "undo":
+            if self._practice is not None:  # lift the placed disc: the game is as it was
+                self._practice = None
+                self._clear_notice()
+                return None
             target = self._undo_target()
             if target is None:
-                return self._text("notice_refused_undo")
+                return self._say("notice_refused_undo")
             self._goto(target)
         elif kind == "redo":
             target = self._redo_target()
             if target is None:
-                return self._text("notice_refused_redo")
+                return self._say("notice_refused_redo")
             self._goto(target)
         elif kind == "jump":
             to = content["to"]
             if not 0 <= to <= len(self._line):
-                return self._text("notice_refused_jump", got=to, length=len(self._line))
+                return self._say("notice_refused_jump", got=to, length=len(self._line))
             if to == board.ply:
                 return None
             self._goto(to)
@@ -759,25 +979,136 @@ class ReversiWidget(anywidget.AnyWidget):
         self._advance()
         return None
 
-    def _human_move(self, move: Move) -> str | None:
+    def _square_of(self, square: str) -> tuple[Move | None, Message | None]:
+        """The move on a square named exactly as the front end writes it, or why not."""
+        n = self._board.size
+        try:
+            move = Move(parse_square(square, n), n)
+        except InvalidMoveError:
+            last = square_name(n * n - 1, n)
+            return None, self._say("notice_refused_square", got=_short.repr(square), size=n, last=last)
+        if str(move) != square:
+            return None, self._say("notice_refused_square_spelling", got=_short.repr(square), square=str(move))
+        return move, None
+
+    def _human_move(self, move: Move) -> Message | None:
         board = self._board
-        color = board.turn
-        outcome = board.outcome()
-        if outcome is not None:
-            return self._text("notice_refused_over", result=self._result_text(outcome))
-        computer = self._players[color]
-        if computer is not None:
-            if self._pending is not None:
-                return self._text("notice_refused_thinking", color=self._color(color), player=player_name(computer))
-            key = "notice_refused_review" if board.ply < len(self._line) else "notice_refused_not_human"
-            return self._text(key, color=self._color(color), player=player_name(computer))
+        refusal = self._human_move_refusal()
+        if refusal is not None:
+            return refusal
+        if self.practice and move and not board.in_placement() and move in board.legal_moves:
+            self._practice = PracticeMove.start(board, move)  # placed; the learner flips
+            self._clear_notice()
+            return None
         try:
             self._push(move)
-        except IllegalMoveError as error:
-            return self._text("notice_refused_illegal", error=error)
+        except IllegalMoveError:  # the rule that forbids it, in one sentence (R10-R19)
+            expl = explain(board, move)
+            return _Explained(lambda: expl.short(self._language))
         self._clear_notice()
         self._advance()
         return None
+
+    def _human_move_refusal(self) -> Message | None:
+        """Why no human may move now: the game is over, or a computer plays this side."""
+        board = self._board
+        outcome = board.outcome()
+        if outcome is not None:
+            final = board.copy()
+            return self._say("notice_refused_over", result=lambda: self._result_text(outcome, final))
+        computer = self._players[board.turn]
+        if computer is not None:
+            colour, name = self._color_message(board.turn), player_name(computer)
+            if self._pending is not None:
+                return self._say("notice_refused_thinking", color=colour, player=name)
+            key = "notice_refused_review" if board.ply < len(self._line) else "notice_refused_not_human"
+            return self._say(key, color=colour, player=name)
+        return None
+
+    # -- practice (R17) ---------------------------------------------------------------------------
+
+    def _practice_refusal(self) -> Message | None:
+        """Why a practice disc cannot be placed now (None when it can)."""
+        if not self.practice:
+            return self._say("notice_refused_practice_off", kind="practice_place")
+        if self._practice is not None:
+            return self._say("notice_refused_practice_pending", square=str(self._practice.move))
+        return self._human_move_refusal()
+
+    def _practice_pending_refusal(self, kind: str = "practice_done") -> Message | None:
+        if not self.practice:
+            return self._say("notice_refused_practice_off", kind=kind)
+        if self._practice is None:
+            return self._say("notice_refused_practice_none")
+        return None
+
+    def _practice_intent(self, kind: str, move: Move | None) -> Message | None:
+        refusal = self._practice_pending_refusal(kind)
+        if refusal is not None:
+            return refusal
+        if kind == "practice_flip":
+            assert move is not None  # the square was checked with the other fields
+            return self._practice_flip(move)
+        if kind == "practice_done":
+            self._practice_done()
+        else:
+            self._practice_reveal()
+        return None
+
+    def _practice_flip(self, move: Move) -> Message | None:
+        refusal = self._practice_pending_refusal("practice_flip")
+        if refusal is not None:
+            return refusal
+        practice = self._practice
+        assert practice is not None and move.square is not None
+        why = practice.refusal(move.square)
+        if why is not None:
+            return self._say(_FLIP_REFUSALS[why], square=str(move))
+        practice.toggle(move.square)
+        return None
+
+    def _practice_done(self) -> bool:
+        practice = self._practice
+        assert practice is not None
+        if not practice.check():
+            square, size = str(practice.move), practice.move.size
+            problems: list[Message] = []
+            if practice.wrong:
+                problems.append(self._say_squares("practice_should_not_flip", practice.wrong, size))
+            if practice.missed:
+                problems.append(self._say_squares("practice_should_flip", practice.missed, size))
+            self._notify(
+                "explain",
+                self._say("notice_practice_not_yet", square=square, problems=lambda: " ".join(p() for p in problems)),
+            )
+            return False
+        expl = explain(self._board, practice.move)
+        self._complete_practice(practice)
+        self._notify("info", self._say("notice_practice_correct", explanation=lambda: expl.short(self._language)))
+        self._advance()
+        return True
+
+    def _practice_reveal(self) -> None:
+        practice = self._practice
+        assert practice is not None
+        practice.reveal()
+        expl = explain(self._board, practice.move)
+        flips = ", ".join(self._names(sorted(practice.correct)))
+        self._complete_practice(practice)
+        self._notify(
+            "info", self._say("notice_practice_revealed", explanation=lambda: expl.short(self._language), flips=flips)
+        )
+        self._advance()
+
+    def _complete_practice(self, practice: PracticeMove) -> None:
+        """The flips are settled: play the move for real and count it."""
+        self._tally[0] += practice.mistakes or 0
+        self._tally[1] += 1
+        self._push(practice.move)
+
+    def _say_squares(self, key: str, squares: list[Square], size: int) -> Message:
+        names = [square_name(sq, size) for sq in squares]
+        return lambda: self._text(key, squares=self._text("explain_list_separator").join(names), count=len(names))
 
     # -- writes to synced traits --------------------------------------------------------------
 
@@ -788,7 +1119,7 @@ class ReversiWidget(anywidget.AnyWidget):
             with self._operation():
                 accepted: dict[str, Any] = {}
                 reverted: list[str] = []
-                problems: list[str] = []
+                problems: list[Message] = []
                 items = sync_data.items() if isinstance(sync_data, dict) else []
                 for name, value in items:
                     if name in SETTINGS:
@@ -806,21 +1137,26 @@ class ReversiWidget(anywidget.AnyWidget):
                     self.send_state(reverted)  # the writer's view takes Python's value back
                     read_only = [name for name in reverted if name not in SETTINGS]
                     if read_only:
-                        problems.append(self._text("notice_readonly", names=", ".join(read_only)))
-                    self._notify("error", "; ".join(problems))
+                        problems.append(self._say("notice_readonly", names=", ".join(read_only)))
+                    self._notify("error", lambda: "; ".join(problem() for problem in problems))
         except Exception:
             self.log.exception("reversi-widget could not apply a state update from the front end")
 
-    def _setting_problem(self, name: str, value: object) -> str | None:
-        if name.startswith("show_") and not isinstance(value, bool):
-            return self._text("notice_setting", name=name, got=_short.repr(value), error="expected true or false")
-        try:
-            self.traits()[name]._validate(self, value)
-        except traitlets.TraitError as error:
-            return self._text("notice_setting", name=name, got=_short.repr(value), error=error)
-        if name == "size" and isinstance(value, bool):
-            return self._text("notice_setting", name=name, got=_short.repr(value), error="expected a number of pixels")
-        return None
+    def _setting_problem(self, name: str, value: object) -> Message | None:
+        trait = self.traits()[name]
+        if isinstance(trait, traitlets.Bool):
+            expected = None if isinstance(value, bool) else self._say("setting_expected_bool")
+        elif isinstance(trait, traitlets.Enum):
+            values = ", ".join(str(v) for v in trait.values or ())
+            expected = None if value in (trait.values or ()) else self._say("setting_expected_one_of", values=values)
+        else:  # size
+            fits = value is None or (
+                isinstance(value, int) and not isinstance(value, bool) and MIN_PIXELS <= value <= MAX_PIXELS
+            )
+            expected = None if fits else self._say("setting_expected_size", low=MIN_PIXELS, high=MAX_PIXELS)
+        if expected is None:
+            return None
+        return self._say("notice_setting", name=name, got=_short.repr(value), error=expected)
 
     # -- validation and reactions to Python-side changes -------------------------------------
 
@@ -846,9 +1182,29 @@ class ReversiWidget(anywidget.AnyWidget):
         color = BLACK if change["name"] == "black" else WHITE
         with self._operation():
             self._players[color] = make_player(change["new"])
-            if self._pending is not None and self._board.turn == color:
-                self._invalidate()  # the old player's move is no longer wanted
+            if self._board.turn == color and (self._pending is not None or self._practice is not None):
+                self._invalidate()  # the old player's move (or practice disc) is no longer wanted
             self._advance()
+
+    @traitlets.observe("language")
+    def _language_changed(self, change: Any) -> None:
+        """Say everything again in the new language: labels, status, result and the notice."""
+        self._language = change["new"]
+        if self._ready:
+            with self._operation():
+                if self._notice_message is not None:
+                    self.notice = self._notice_message()
+
+    @traitlets.observe("practice")
+    def _practice_changed(self, change: Any) -> None:
+        """Practice switched off with a disc placed: the move is played with its true flips,
+        outside the tally (the learner chose to stop practising)."""
+        if self._ready and not change["new"] and self._practice is not None:
+            with self._operation():
+                move = self._practice.move
+                self._push(move)
+                self._clear_notice()
+                self._advance()
 
     @traitlets.observe("rules")
     def _rules_changed(self, change: Any) -> None:

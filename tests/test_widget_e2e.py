@@ -23,7 +23,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from reversi_widget import Board
+from reversi_widget import Board, explain
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -240,9 +240,10 @@ def play_human_game(page: Any, url: str) -> None:
     after = Board.from_transcript("d3")
     assert discs(page, first) == expected_discs(after) == discs(page, second)
 
-    page.click(f'{second} [data-square="a1"]')  # illegal for White
+    page.click(f'{second} [data-square="a1"]')  # illegal for White: the reason, in one sentence
     notice = page.wait_for_selector(f'{first} [data-role="notice"]:not([hidden])')
-    assert "a1 is illegal" in notice.inner_text()
+    assert page.inner_text(f'{first} [data-role="notice"] .rw-notice-text') == explain(after, "a1").short()
+    assert notice.get_attribute("data-kind") == "explain"
     assert page.get_attribute(f'{first} [data-square="a1"]', "data-disc") == "empty"
 
     # A setting changed in one view reaches Python and the other view.
@@ -251,7 +252,7 @@ def play_human_game(page: Any, url: str) -> None:
 
     printed = run_code(page, 2, "print(w.board.to_string(), w.moves, w.notice_kind, w.notice_id, w.show_legal, 'END')")
     # One notice only (the refused a1): loading the views wrote nothing that had to be reverted.
-    assert printed.strip() == f"{after.to_string()} ['d3'] error 1 False END"
+    assert printed.strip() == f"{after.to_string()} ['d3'] explain 1 False END"
 
 
 HUMAN_GAME = (
@@ -297,6 +298,48 @@ def test_jupyterlab_computer_replies(server: Server, page: Any) -> None:
     assert ply == "2" and transcript.startswith("d3") and transcript[2:] in {"c3", "e3", "c5"}
     assert shown == expected_discs(Board.from_transcript(transcript))
     assert page.get_attribute(f'{board} [data-square="{transcript[2:]}"]', "data-disc") == "white"
+
+
+def test_jupyterlab_explains_in_polish_and_practises_a_move(server: Server, page: Any) -> None:
+    """An illegal click reads its reason in the page (Polish); a practice move with a wrong
+    flip is marked, corrected, and only then played (rule R17)."""
+    name = write_notebook(
+        server,
+        "teach.ipynb",
+        "from reversi_widget.widget import ReversiWidget\n"
+        "w = ReversiWidget(language='pl', practice=True, animation='off')\nw",
+        "print('END')",
+    )
+    board = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
+    square = lambda name: f'{board} [data-square="{name}"]'  # noqa: E731
+    notice = f'{board} [data-role="notice"]'
+    page.wait_for_selector(square("d3"))
+    assert page.get_attribute(board, "lang") == "pl"
+
+    page.click(square("a1"))
+    page.wait_for_selector(f'{notice}[data-kind="explain"]:not([hidden])')
+    assert page.inner_text(f"{notice} .rw-notice-text") == explain(Board(), "a1", language="pl").short()
+    assert page.get_attribute(square("a1"), "data-disc") == "empty"
+
+    page.click(square("d3"))  # placed; nothing flips
+    page.wait_for_selector(f'{square("d3")}[data-disc="black"][data-practice="placed"]')
+    assert page.get_attribute(square("d4"), "data-disc") == "white"
+    page.click(square("e5"))  # a wrong flip
+    page.wait_for_selector(f'{square("e5")}[data-disc="black"]')
+    page.click(f'{board} [data-action="practice_done"]')
+    page.wait_for_selector(f'{square("e5")}[data-practice-mark="wrong"]')
+    page.wait_for_selector(f'{square("d4")}[data-practice-mark="missed"]')
+    assert page.inner_text(notice).startswith("Jeszcze nie: e5 nie powinien się odwrócić.")
+    page.click(square("e5"))  # corrected (R17: the opponent has not moved yet)
+    page.wait_for_selector(f'{square("e5")}[data-disc="white"]:not([data-practice-mark])')
+    page.click(square("d4"))
+    page.wait_for_selector(f'{square("d4")}[data-disc="black"]')
+    page.click(f'{board} [data-action="practice_done"]')
+    page.wait_for_selector(f'{board}[data-turn="white"]:not([data-practice-pending])')
+    assert page.inner_text(f'{board} [data-role="practice-mistakes"]') == "2"
+    printed = run_code(page, 1, "print(w.board.transcript(), w.practice_mistakes, w.practice_moves, 'END')")
+    assert printed.split() == ["d3", "2", "1", "END"]
+    assert discs(page, board) == expected_discs(Board.from_transcript("d3"))
 
 
 def test_executed_notebook_keeps_the_board_in_html(tmp_path: Path) -> None:

@@ -150,17 +150,27 @@ BAD_MESSAGES: list[tuple[str, Any, list[bytes], str]] = [
     ("square as list", {"kind": "move", "square": ["d3"], "ply": 0}, [], "square must be a string"),
     ("jump to as bool", {"kind": "jump", "to": True, "ply": 0}, [], "to must be an integer, got True"),
     ("jump to as string", {"kind": "jump", "to": "1", "ply": 0}, [], "to must be an integer"),
-    ("square off the board", {"kind": "move", "square": "i1", "ply": 0}, [], "off a 8x8 board"),
-    ("row off the board", {"kind": "move", "square": "a9", "ply": 0}, [], "off a 8x8 board"),
-    ("not a square", {"kind": "move", "square": "z9", "ply": 0}, [], "'z9' is not a square name"),
-    ("empty square name", {"kind": "move", "square": "", "ply": 0}, [], "is not a square name"),
+    ("square off the board", {"kind": "move", "square": "i1", "ply": 0}, [], "'i1' is not a square of this 8x8 board"),
+    ("row off the board", {"kind": "move", "square": "a9", "ply": 0}, [], "(a1 to h8)"),
+    ("not a square", {"kind": "move", "square": "z9", "ply": 0}, [], "'z9' is not a square of"),
+    ("empty square name", {"kind": "move", "square": "", "ply": 0}, [], "'' is not a square of"),
     ("upper case", {"kind": "move", "square": "D3", "ply": 0}, [], "expected d3"),
     ("padded", {"kind": "move", "square": " d3", "ply": 0}, [], "expected d3"),
-    ("illegal square", {"kind": "move", "square": "a1", "ply": 0}, [], "a1 is illegal for black"),
-    ("occupied square", {"kind": "move", "square": "d4", "ply": 0}, [], "occupied"),
+    (
+        "illegal square",
+        {"kind": "move", "square": "a1", "ply": 0},
+        [],
+        "a1: no white disc is flanked in any direction.",
+    ),
+    ("occupied square", {"kind": "move", "square": "d4", "ply": 0}, [], "d4: the square already holds a white disc."),
     ("stale ply", {"kind": "move", "square": "d3", "ply": 1}, [], "made at ply 1 but the game is at ply 0"),
     ("negative ply", {"kind": "undo", "ply": -1}, [], "made at ply -1"),
-    ("pass with moves", {"kind": "pass", "ply": 0}, [], "may not pass while a move exists"),
+    (
+        "pass with moves",
+        {"kind": "pass", "ply": 0},
+        [],
+        "Black may not pass: there are 4 legal moves (d3, c4, f5, e6).",
+    ),
     ("nothing to undo", {"kind": "undo", "ply": 0}, [], "no move to undo"),
     ("nothing to redo", {"kind": "redo", "ply": 0}, [], "no move to redo"),
     ("jump past the line", {"kind": "jump", "to": 3, "ply": 0}, [], "outside the line of 0 moves"),
@@ -180,7 +190,8 @@ def test_bad_message_is_refused_and_changes_nothing(content: Any, buffers: list[
     before, notice_id = snapshot(w), w.notice_id
     send(w, content, buffers)
     assert snapshot(w) == before
-    assert w.notice_kind == "error"
+    # a move the rules forbid is explained (one sentence of explain()); anything else is an error
+    assert w.notice_kind == ("explain" if reason.endswith(".") else "error")
     assert w.notice_id == notice_id + 1
     assert reason in w.notice
     assert len(w.notice) < 400  # a huge input is never echoed back whole
@@ -446,7 +457,16 @@ def test_front_end_settings_are_accepted_when_valid() -> None:
     assert w.notice == ""
     w.set_state({"size": None, "show_flips": False})
     assert w.size is None and not w.show_flips
-    assert set(SETTINGS) == {"show_legal", "show_flips", "show_coordinates", "animation", "theme", "size"}
+    assert set(SETTINGS) == {
+        "show_legal",
+        "show_flips",
+        "show_coordinates",
+        "show_me",
+        "practice",
+        "animation",
+        "theme",
+        "size",
+    }
 
 
 @pytest.mark.parametrize(
@@ -778,3 +798,213 @@ def test_intent_table_matches_the_protocol() -> None:
             assert f'"{field}":' in text
     for name in [*ReversiWidget.READ_ONLY, "fill", "marks", "arrows", *SETTINGS]:
         assert f"`{name}`" in text
+
+
+# -- languages ---------------------------------------------------------------------------------
+
+LANGUAGE_WORDS = {
+    "en": ("Black to move", "Undo", "Black"),
+    "ca": ("Juguen les Negres", "Desfés", "Negres"),
+    "pl": ("Czarne mają ruch", "Cofnij", "Czarne"),
+    "uk": ("Темні ходять", "Скасувати", "Темні"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGE_WORDS))
+def test_every_language_switch_retranslates_everything(language: str) -> None:
+    from reversi_widget.i18n import LANGUAGES, strings_for, translate
+
+    status, undo, black = LANGUAGE_WORDS[language]
+    assert translate("undo", language) == undo  # the table above is the locale file's
+    w, sent = widget(white="greedy")
+    click(w, "a1")  # a notice to re-translate
+    for other in LANGUAGES:  # from every language to this one
+        w.language = other
+        notice_id = w.notice_id
+        sent.clear()
+        w.language = language
+        assert w.status == status
+        assert w.strings["undo"] == undo and w.strings["black"] == black
+        assert w.strings == {key: strings_for(language)[key] for key in w.strings}
+        assert w.notice == explain_short(Board(), "a1", language)
+        assert w.notice_id == notice_id  # the same notice, said again: not news
+        assert w.players["white"] == translate("player_computer", language, name="greedy")
+        if other != language:
+            assert {"strings", "status", "notice", "language"} <= set(sent.updates())
+
+
+def explain_short(board: Board, square: str, language: str) -> str:
+    from reversi_widget import explain
+
+    return explain(board, square, language=language).short()
+
+
+def test_result_and_count_labels_follow_the_language() -> None:
+    w = ReversiWidget(END_33_29, rules=Rules(scoring="tournament"), language="pl")
+    assert w.result == "Wygrywają Czarne 35-29 (punktacja turniejowa: 2 puste pola dla zwycięzcy)" or (
+        w.result.startswith("Wygrywają Czarne 35-29")
+    )
+    assert w.count_labels == {"black": "33 pionki", "white": "29 pionków"}
+    w.language = "uk"
+    assert w.result.startswith("Перемагають Темні 35-29") or "35-29" in w.result
+    assert w.count_labels == {"black": "33 фішки", "white": "29 фішок"}
+    w.language = "en"
+    assert w.result == "Black wins 35-29 (tournament scoring: 2 empty squares to the winner)"
+    assert w.count_labels == {"black": "33 discs", "white": "29 discs"}
+
+
+@pytest.mark.parametrize(
+    ("count", "pl", "uk", "en"),
+    [
+        (1, "1 pionek", "1 фішка", "1 disc"),
+        (2, "2 pionki", "2 фішки", "2 discs"),
+        (5, "5 pionków", "5 фішок", "5 discs"),
+        (22, "22 pionki", "22 фішки", "22 discs"),
+    ],
+)
+def test_disc_counts_use_each_languages_plural(count: int, pl: str, uk: str, en: str) -> None:
+    position = "X" * count + "O" + "-" * (63 - count) + " O"
+    for language, expected in (("pl", pl), ("uk", uk), ("en", en)):
+        w = ReversiWidget(position, language=language)
+        assert w.count_labels["black"] == expected
+
+
+def test_an_unknown_language_is_refused_clearly_and_changes_nothing() -> None:
+    from reversi_widget.widget import UnknownLanguageError
+
+    with pytest.raises(UnknownLanguageError, match="unknown language 'de': expected one of en, ca, pl, uk"):
+        ReversiWidget(language="de")
+    w = ReversiWidget(language="ca")
+    before = snapshot(w)
+    for bad in ("PL", "", None, 3):
+        with pytest.raises(ValueError, match="unknown language"):
+            w.language = bad  # type: ignore[assignment]
+    assert w.language == "ca" and snapshot(w) == before
+    w.set_state({"language": "pl"})  # the front end may not choose it
+    assert w.language == "ca" and "language" in w.notice
+
+
+def _english_words() -> set[str]:
+    """Every ASCII word of three letters or more in the English locale file's texts."""
+    import json
+    import re
+
+    data = json.loads((Path(__file__).resolve().parent.parent / "reversi_widget/locales/en.json").read_text())
+    words: set[str] = set()
+    for section in ("widget", "explain"):
+        for value in data[section].values():
+            for text in value.values() if isinstance(value, dict) else [value]:
+                words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{[^}]*\}", "", text))}
+    return words
+
+
+@pytest.mark.parametrize("language", ["pl", "uk"])
+def test_illegal_click_notices_carry_no_english(language: str) -> None:
+    import re
+
+    english = _english_words()
+    assert {"flanked", "disc", "square", "holds"} <= english  # the check would see a leak
+    w = ReversiWidget(language=language)
+    seen = []
+    for square, intent in (("a1", "move"), ("d4", "move"), ("", "pass")):
+        content = {"kind": intent, "ply": 0, **({"square": square} if square else {})}
+        send(w, content)
+        assert w.notice_kind == "explain"
+        seen.append(w.notice)
+        leaked = {word for word in re.findall(r"[A-Za-z]{3,}", w.notice) if word.lower() in english}
+        assert not leaked, (w.notice, leaked)
+    assert seen[0] == explain_short(Board(), "a1", language)
+    assert len(set(seen)) == 3
+
+
+@pytest.mark.parametrize("language", ["pl", "uk"])
+def test_refusals_and_settings_carry_no_english_words(language: str) -> None:
+    import re
+
+    from reversi_widget.widget import ANIMATIONS
+
+    # names and values a user types (protocol fields, JSON literals, setting values) stay as they are
+    typed = {"kind", "ply", "square", "move", "true", "false", "null", "pass", "undo", "animation", *ANIMATIONS}
+    english = _english_words() - typed
+    w = ReversiWidget(language=language)
+    for content in (
+        {"kind": "move", "square": "i1", "ply": 0},
+        {"kind": "move", "square": "D3", "ply": 0},
+        {"kind": "move", "square": "d3", "ply": "0"},
+        {"kind": "move", "square": "d3" * 300, "ply": 0},
+        {"kind": "practice_done", "ply": 0},
+    ):
+        send(w, content)
+        words = re.findall(r"[A-Za-z]{3,}", re.sub(r"\w+_\w+", "", w.notice))  # protocol names aside
+        leaked = {word for word in words if word.lower() in english}
+        assert not leaked, (w.notice, leaked)
+    for setting in ({"show_me": "yes"}, {"animation": "warp"}, {"size": 5}):
+        w.set_state(setting)
+        words = re.findall(r"[A-Za-z]{3,}", re.sub(r"\w+_\w+", "", w.notice))
+        leaked = {word for word in words if word.lower() in english}
+        assert not leaked, (w.notice, leaked)
+
+
+def test_an_illegal_click_is_explained_and_changes_nothing() -> None:
+    w, sent = widget()
+    click(w, "d3")
+    before = snapshot(w)
+    click(w, "a1")
+    assert snapshot(w) == before
+    assert (w.notice_kind, w.notice) == ("explain", "a1: no black disc is flanked in any direction.")
+    assert sent.custom()[-1] == {"kind": "refused", "reason": w.notice}
+    click(w, "d3")
+    assert w.notice == "d3: the square already holds a black disc."
+
+
+# -- show me -------------------------------------------------------------------------------------
+
+
+def test_show_me_sends_each_flanked_line_of_a_move() -> None:
+    # White's d6 flips d5 (north), e5 (north-east) and e6 (east): three lines
+    board = Board.from_transcript("f5f6e6f4e3")
+    w = ReversiWidget(board, show_me=True)
+    assert w.demo == {}
+    w.play("d6")
+    assert w.demo == {
+        "id": 1,
+        "ply": 6,
+        "move": "d6",
+        "color": "white",
+        "lines": [["d5", "d4"], ["e5", "f4"], ["e6", "f6"]],
+    }
+    flipped = {square for line in w.demo["lines"] for square in line[:-1]}
+    assert flipped == set(w.last_flips)
+    # the engine's explanation agrees: each line closes on a white disc
+    assert all(w.board.disc_at(line[-1]) is False for line in w.demo["lines"])
+
+
+def test_show_me_for_human_and_computer_moves_and_cleared_on_navigation() -> None:
+    w, _ = widget(show_me=True, white="greedy", animation="off")
+    click(w, "d3")
+    assert w.wait(5) and w.ply == 2
+    assert w.demo["id"] == 2 and w.demo["color"] == "white" and w.demo["ply"] == 2
+    assert w.demo["move"] == w.moves[1]
+    undo_from = w.demo
+    send(w, {"kind": "undo", "ply": 2})
+    assert w.demo == {} and undo_from["id"] == 2
+    w.show_me = False
+    click(w, "d3")
+    assert w.wait(5) and w.demo == {}
+
+
+def test_a_computer_waits_for_the_walk_through_of_the_move_before() -> None:
+    import time
+
+    w = ReversiWidget(show_me=True, white="greedy", animation="fast")
+    started = time.monotonic()
+    w.play("d3")  # 1 line, 1 flip: 0.18 s x (1 + 2 + 1) = 0.72 s
+    assert w.wait(5)
+    assert time.monotonic() - started >= 0.7 and w.ply == 2
+
+
+def test_a_forced_pass_keeps_the_walk_through_of_the_move_before() -> None:
+    w, _ = widget(board=PASS_LINE, show_me=True)
+    click(w, "f2")
+    assert w.moves[-2:] == ["f2", "pass"]
+    assert w.demo["move"] == "f2" and w.demo["ply"] == w.ply - 1  # views allow the passes after it

@@ -444,3 +444,207 @@ def test_cleanup_removes_listeners(boot: Any) -> None:
     page.evaluate("window.cleanups[1]()")
     assert page.evaluate("window.handlerCount()") == 0
     set_traits(page, discs="-" * 64)  # no listener left to throw on a removed view
+
+
+# -- teaching: show me, practice, languages --------------------------------------------------------
+
+
+def _discs_of(board: Any) -> str:
+    black, white = board.bitboards()
+    return "".join("X" if black >> i & 1 else "O" if white >> i & 1 else "-" for i in range(64))
+
+
+def _after(transcript: str, move: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Traits before and after ``move`` is played from ``transcript``, as Python syncs them."""
+    from reversi_widget import Board
+
+    board = Board.from_transcript(transcript)
+    before = {"discs": _discs_of(board), "ply": board.ply, "moves": transcript_moves(transcript)}
+    board.push(move)
+    after = {
+        "discs": _discs_of(board),
+        "ply": board.ply,
+        "moves": [*before["moves"], move],
+        "last_move": move,
+        "turn": "black" if board.turn else "white",
+    }
+    return before, after
+
+
+def transcript_moves(transcript: str) -> list[str]:
+    return [transcript[i : i + 2] for i in range(0, len(transcript), 2)]
+
+
+DEMO_LOG = """v => {
+    const root = document.querySelector(v);
+    window.demoLog = [];
+    const snap = () => {
+        const of = a => [...root.querySelectorAll('[' + a + ']')]
+            .map(g => g.dataset.square + '=' + g.getAttribute(a)).sort().join(' ');
+        const entry = [root.getAttribute('data-demo'), of('data-demo-line'), of('data-demo-closer')];
+        const last = window.demoLog[window.demoLog.length - 1];
+        if (!last || JSON.stringify(last) !== JSON.stringify(entry)) window.demoLog.push(entry);
+    };
+    window.demoObserver = new MutationObserver(snap);
+    window.demoObserver.observe(root, {subtree: true, attributes: true,
+        attributeFilter: ['data-demo', 'data-demo-line', 'data-demo-closer']});
+}"""
+D6_DEMO = {"id": 7, "ply": 6, "move": "d6", "color": "white", "lines": [["d5", "d4"], ["e5", "f4"], ["e6", "f6"]]}
+
+
+def test_show_me_lights_each_line_in_turn_then_flips(boot: Any) -> None:
+    before, after = _after("f5f6e6f4e3", "d6")
+    page = boot(8, **before, show_me=True, animation="fast", turn="white")
+    page.evaluate(DEMO_LOG, V1)
+    state = page.evaluate(
+        f"""t => {{ window.setTraits(t);
+            const g = s => document.querySelector('{V1} [data-square="' + s + '"]');
+            return [g('d5').dataset.disc, g('d5').getAttribute('data-demo-hold'),
+                    getComputedStyle(g('d5').querySelector('.rw-disc-base')).fill,
+                    getComputedStyle(g('e3').querySelector('.rw-disc-base')).fill]; }}""",
+        {**after, "demo": D6_DEMO},
+    )
+    disc, hold, d5_fill, black_fill = state
+    assert disc == "white" and hold == "black"  # data-disc is final at once; the picture waits
+    assert d5_fill == black_fill  # still painted black until its flip
+    page.wait_for_function(f"!document.querySelector('{V1}').hasAttribute('data-demo')", timeout=5000)
+    page.evaluate("window.demoObserver.disconnect()")
+    log = page.evaluate("window.demoLog")
+    assert log == [
+        ["place", "", ""],
+        ["line-0", "d5=0", "d4=0"],
+        ["line-1", "e5=1", "f4=1"],
+        ["line-2", "e6=2", "f6=2"],
+        ["flip", "", ""],
+        [None, "", ""],
+    ]
+    assert page.locator(f"{V1} [data-demo-hold], {V1} [data-anim]").count() == 0
+    assert page.get_attribute(sq(V1, "d5"), "data-disc") == "white"
+    # the other view walked through it too, and a demo is played once only
+    assert page.locator(f"{V2} [data-demo-line]").count() == 0
+    set_traits(page, demo=dict(D6_DEMO))
+    assert page.get_attribute(V1, "data-demo") is None
+
+
+def test_show_me_with_animation_off_shows_every_line_at_once(boot: Any) -> None:
+    before, after = _after("f5f6e6f4e3", "d6")
+    page = boot(8, **before, show_me=True, animation="off", turn="white")
+    set_traits(page, **after, demo=D6_DEMO)
+    assert page.get_attribute(V1, "data-demo") == "final"
+    assert squares_with(page, V1, "[data-demo-line]") == {"d5", "e5", "e6"}
+    assert squares_with(page, V1, "[data-demo-closer]") == {"d4", "f4", "f6"}
+    assert page.locator(f"{V1} [data-anim], {V1} [data-demo-hold]").count() == 0
+    # lit squares are painted differently from the board
+    lit, plain = (
+        page.evaluate(f"getComputedStyle(document.querySelector('{sq(V1, s)} .rw-cell')).fill") for s in ("d5", "a1")
+    )
+    assert lit != plain
+    _, next_move = _after("f5f6e6f4e3d6", "c5")
+    set_traits(page, **next_move)  # the next change clears the picture
+    assert page.locator(f"{V1} [data-demo-line], {V1} [data-demo-closer]").count() == 0
+
+
+def test_show_me_ignores_a_demo_for_another_position_and_survives_forced_passes(boot: Any) -> None:
+    before, after = _after("f5f6e6f4e3", "d6")
+    page = boot(8, **before, show_me=True, animation="off")
+    set_traits(page, **after, demo={**D6_DEMO, "ply": 5})  # not this position: ignored
+    assert page.locator(f"{V1} [data-demo-line]").count() == 0
+    passed = {**after, "ply": 7, "moves": [*after["moves"], "pass"]}
+    set_traits(page, **passed, demo={**D6_DEMO, "id": 8})  # after a forced pass: still shown
+    assert squares_with(page, V1, "[data-demo-line]") == {"d5", "e5", "e6"}
+    set_traits(page, show_me=False, demo={**D6_DEMO, "id": 9})
+    assert page.locator(f"{V1} [data-demo-line]").count() == 0
+
+
+PRACTICE = {
+    "practice": True,
+    "practice_move": "d3",
+    "practice_flips": ["e5"],
+    "discs": "-" * 19 + "X" + "-" * 7 + "OX" + "-" * 6 + "XX" + "-" * 27,  # d3 placed, e5 turned
+    "legal": {},
+    "can_undo": True,
+    "counts": {"black": 4, "white": 1},
+}
+
+
+def test_practice_clicks_marks_and_buttons(boot: Any) -> None:
+    page = boot(8, practice=True, practice_mistakes=3, practice_moves=4)
+    actions = f"{V1} [data-role=practice-actions]"
+    assert not page.is_visible(actions)
+    assert page.inner_text(f"{V1} [data-role=practice-tally]").split() == ["Mistakes:", "3", "Practice", "moves:", "4"]
+    page.click(sq(V1, "d3"))
+    assert sent(page) == [{"kind": "move", "square": "d3", "ply": 0}]
+    set_traits(page, **PRACTICE)
+    assert page.is_visible(actions) and page.is_visible(f"{V2} [data-role=practice-actions]")
+    assert page.get_attribute(V1, "data-practice-pending") == ""
+    assert squares_with(page, V1, '[data-practice="placed"]') == {"d3"}
+    assert squares_with(page, V1, '[data-practice="flipped"]') == {"e5"}
+    assert squares_with(page, V1, "[data-practice-mark]") == set()
+    page.click(sq(V1, "e5"))  # now a click turns a disc back
+    page.click(f"{V1} [data-action=practice_done]")
+    set_traits(
+        page, practice_wrong=["e5"], practice_missed=["d4"], notice="Not yet", notice_kind="explain", notice_id=1
+    )
+    assert squares_with(page, V1, '[data-practice-mark="wrong"]') == {"e5"}
+    assert squares_with(page, V2, '[data-practice-mark="missed"]') == {"d4"}
+    assert "should not flip" in page.get_attribute(sq(V1, "e5"), "aria-label")
+    assert "should flip" in page.get_attribute(sq(V1, "d4"), "aria-label")
+    strokes = [
+        page.evaluate(f"getComputedStyle(document.querySelector('{sq(V1, s)} .rw-cell')).stroke") for s in ("e5", "d4")
+    ]
+    assert strokes[0] != strokes[1] and "none" not in strokes
+    page.focus(f"{V1} .rw-board")
+    page.keyboard.press("ArrowUp")  # from e5, where the click left the cursor, to d4
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")  # the keyboard turns discs too
+    page.click(f"{V2} [data-action=practice_reveal]")
+    assert sent(page)[1:] == [
+        {"kind": "practice_flip", "square": "e5", "ply": 0},
+        {"kind": "practice_done", "ply": 0},
+        {"kind": "practice_flip", "square": "d4", "ply": 0},
+        {"kind": "practice_reveal", "ply": 0},
+    ]
+    assert page.get_attribute(f"{V1} [data-role=notice]", "data-kind") == "explain"
+    set_traits(page, practice_move="", practice_flips=[], practice_wrong=[], practice_missed=[], practice_moves=5)
+    assert not page.is_visible(actions)
+    assert page.locator(f"{V1} [data-practice], {V1} [data-practice-mark]").count() == 0
+    assert page.inner_text(f"{V1} [data-role=practice-moves]") == "5"
+
+
+def test_show_me_and_practice_toggles_write_traits(boot: Any) -> None:
+    page = boot(8)
+    assert not page.is_checked(f"{V1} input[data-setting=show_me]")
+    page.check(f"{V1} input[data-setting=show_me]")
+    page.check(f"{V1} input[data-setting=practice]")
+    assert page.evaluate("window.setCalls") == [["show_me", True], ["practice", True]]
+    assert page.is_checked(f"{V2} input[data-setting=practice]")
+    assert page.is_visible(f"{V2} [data-role=practice-tally]")
+
+
+@pytest.mark.parametrize("language", ["pl", "uk", "ca"])
+def test_labels_in_every_language(boot: Any, language: str) -> None:
+    from reversi_widget.i18n import translate
+    from reversi_widget.strings import front_end_strings
+
+    strings = front_end_strings(language)
+    labels = {
+        "black": translate("count_discs", language, count=2),
+        "white": translate("count_discs", language, count=5),
+    }
+    page = boot(8, strings=strings, language=language, count_labels=labels, counts={"black": 2, "white": 5})
+    assert page.get_attribute(V1, "lang") == language
+    assert page.inner_text(f"{V1} [data-action=undo]") == strings["undo"]
+    assert page.inner_text(f"{V2} .rw-player[data-color=black] .rw-color") == strings["black"]
+    toggles = page.eval_on_selector_all(f"{V1} .rw-toggle span", "els => els.map(e => e.textContent)")
+    assert strings["show_me"] in toggles and strings["practice"] in toggles
+    assert page.inner_text(f"{V1} [data-action=practice_done]") == strings["practice_done"]
+    card = page.get_attribute(f"{V1} .rw-player[data-color=black]", "aria-label")
+    assert labels["black"] in card and "discs" not in card
+    words = {"pl": ("2 pionki", "5 pionków"), "uk": ("2 фішки", "5 фішок"), "ca": ("2 peces", "5 peces")}[language]
+    assert (labels["black"], labels["white"]) == words
+    # every label the view draws is from the table: no English default is left
+    english = front_end_strings("en")
+    shown = page.evaluate(f"document.querySelector('{V1}').innerText")
+    for key in ("undo", "redo", "new_game", "moves", "show_legal", "practice_mistakes", "theme"):
+        if english[key] != strings[key]:
+            assert english[key] not in shown, key
