@@ -24,33 +24,17 @@ Needs jupyterlab, playwright and Chromium (``CHROMIUM``, default /usr/bin/chromi
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import nbformat
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-NEWS_OVERRIDE = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+# The server and browser helpers are the tests' own: run this from the repository root.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.support import chromium, jupyter_lab
 
 KERNEL_IDLE = """() => {
     const app = window.jupyterapp;
@@ -162,70 +146,6 @@ ECHO_CLICKS = """async ([i, clicks, gap]) => {
 }"""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def disable_news() -> None:
-    settings = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings"
-    settings.mkdir(parents=True, exist_ok=True)
-    path = settings / "overrides.json"
-    current = json.loads(path.read_text()) if path.exists() else {}
-    if any(current.get(k) != v for k, v in NEWS_OVERRIDE.items()):
-        current.update(NEWS_OVERRIDE)
-        path.write_text(json.dumps(current, indent=2))
-
-
-@contextmanager
-def jupyter_lab(root: Path) -> Iterator[str]:
-    """A JupyterLab server on a free local port, serving ``root``; yields its URL."""
-    disable_news()
-    port = free_port()
-    with (root / "server.log").open("w") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "jupyter",
-                "lab",
-                "--allow-root",
-                "--no-browser",
-                "--ip=127.0.0.1",
-                f"--port={port}",
-                "--IdentityProvider.token=",
-                "--ServerApp.password=",
-                f"--ServerApp.root_dir={root}",
-                "--LabApp.expose_app_in_browser=True",
-            ],
-            cwd=root,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
-                        if response.status == 200:
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"jupyter lab did not start; see {root / 'server.log'}")
-                time.sleep(0.2)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-
 def describe(name: str, values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
@@ -236,8 +156,6 @@ def describe(name: str, values: list[float]) -> str:
 
 
 def measure(clicks: int, seed: int, gap: int) -> dict[str, Any]:
-    from playwright.sync_api import sync_playwright
-
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         notebook = nbformat.v4.new_notebook(
@@ -251,8 +169,7 @@ def measure(clicks: int, seed: int, gap: int) -> dict[str, Any]:
             metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
         )
         nbformat.write(notebook, root / "latency.ipynb")
-        with jupyter_lab(root) as url, sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        with jupyter_lab(root, ["--LabApp.expose_app_in_browser=True"]) as url, chromium() as browser:
             page = browser.new_page(viewport={"width": 1300, "height": 1000})
             page.set_default_timeout(60_000)
             page.goto(f"{url}/lab/tree/latency.ipynb?reset")
@@ -264,7 +181,6 @@ def measure(clicks: int, seed: int, gap: int) -> dict[str, Any]:
             page.evaluate(CELL_TO_BOARD.replace(".reversi-widget [data-square]", "button.echo"), 2)
             page.evaluate("() => new Promise((r) => setTimeout(r, 300))")
             echo = page.evaluate(ECHO_CLICKS, [2, clicks, gap])
-            browser.close()
     return {"first": first, "warm": warm, "echo": echo, **result}
 
 

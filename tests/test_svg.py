@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -318,31 +318,7 @@ def test_game_with_a_pass_is_captioned() -> None:
 
 # -- in a real browser --------------------------------------------------------------------
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 SHOTS = Path("/tmp/shots")
-
-
-def _browser_or_skip() -> object:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        reason = "playwright is not installed"
-    else:
-        if Path(CHROMIUM).exists():
-            return sync_playwright
-        reason = f"Chromium not found at {CHROMIUM}"
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
 
 
 MEASURE = """() => {
@@ -363,8 +339,7 @@ MEASURE = """() => {
 
 
 @pytest.mark.browser
-def test_pictures_render_in_chromium() -> None:
-    sync_playwright = _browser_or_skip()
+def test_pictures_render_in_chromium(browser: Any) -> None:
     board, move, flipped = after_opening()
     pictures = {
         "annotated": svg.board(
@@ -383,17 +358,13 @@ def test_pictures_render_in_chromium() -> None:
         "game": svg.game(Game.from_transcript(OPENING), columns=4, size=160),
     }
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:  # type: ignore[operator]
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 900, "height": 700})
-            results = {}
-            for name, image in pictures.items():
-                page.set_content(f"<!doctype html><body style='margin:10px'>{image}</body>")
-                page.screenshot(path=str(SHOTS / f"svg_{name}.png"), full_page=True)
-                results[name] = page.evaluate(MEASURE)
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 900, "height": 700})
+    results = {}
+    for name, image in pictures.items():
+        page.set_content(f"<!doctype html><body style='margin:10px'>{image}</body>")
+        page.screenshot(path=str(SHOTS / f"svg_{name}.png"), full_page=True)
+        results[name] = page.evaluate(MEASURE)
+    page.close()
     shot = results["annotated"]
     assert shot["board"]["w"] == pytest.approx(400) and shot["board"]["h"] == pytest.approx(400)
     assert len(shot["squares"]) == 64
