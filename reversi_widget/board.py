@@ -143,7 +143,8 @@ class Board:
     """
 
     def __init__(self, position: str | None = None, *, rules: Rules | None = None) -> None:
-        rules = Rules() if rules is None else rules
+        if rules is None:  # without rules, a position's own size decides (classic rules otherwise)
+            rules = Rules() if position is None else Rules(size=parse_position(position).size)
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}")
         self.rules = rules
@@ -219,8 +220,6 @@ class Board:
     @classmethod
     def from_string(cls, text: str, *, rules: Rules | None = None) -> Board:
         """Read either text form; the size comes from the text unless ``rules`` gives one."""
-        if rules is None:
-            rules = Rules(size=parse_position(text).size)
         return cls(text, rules=rules)
 
     @classmethod

@@ -213,3 +213,10 @@ def test_rules_are_immutable_and_checked() -> None:
     for bad in (dict(goal="reverse"), dict(scoring="points"), dict(supply=True), dict(start=5)):
         with pytest.raises(InvalidPositionError):
             Rules(**bad)  # type: ignore[arg-type]
+
+
+def test_a_position_without_rules_brings_its_own_size() -> None:
+    board = Board("XX-O" + "-" * 12 + " X")
+    assert board.size == 4 and board.rules == Rules(size=4)
+    with pytest.raises(InvalidPositionError, match="16 squares"):
+        Board("XX-O" + "-" * 12 + " X", rules=Rules())

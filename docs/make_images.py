@@ -1,0 +1,107 @@
+"""Make the README's pictures: the widget in JupyterLab (light and dark), a board grid and charts.
+
+    python docs/make_images.py
+
+Needs jupyterlab, playwright and Debian's Chromium, like the browser tests.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from reversi_widget import Board, Game, charts, svg  # noqa: E402
+from reversi_widget.records import GameLog  # noqa: E402
+from tests.support import chromium, jupyter_lab  # noqa: E402
+
+IMAGES = ROOT / "docs" / "images"
+OPENING = "f5d6c3d3c4f4f6f3e6e7d7c5"
+KERNEL_IDLE = """() => {
+    const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const kernel = panel && panel.sessionContext && panel.sessionContext.session
+        && panel.sessionContext.session.kernel;
+    return !!kernel && kernel.status === "idle";
+}"""
+
+THEME = "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})"
+
+
+def random_game(rng: random.Random, black: str, white: str) -> Game:
+    board = Board()
+    while not board.is_game_over():
+        if board.must_pass():
+            board.push_pass()
+        else:
+            board.push(rng.choice(list(board.legal_moves)))
+    return Game.from_board(board, black_player=black, white_player=white)
+
+
+def static_pictures() -> None:
+    game = Game.from_transcript(OPENING, black_player="Ada", white_player="Blaise")
+    svg.game(game, columns=4, size=150).save(IMAGES / "grid.svg")
+    rng = random.Random(25)
+    with tempfile.TemporaryDirectory() as tmp:
+        log = GameLog(Path(tmp) / "games.db")
+        players = ["Ada", "Blaise", "Chen"]
+        log.add_many(random_game(rng, *rng.sample(players, 2)) for _ in range(30))
+        log.chart().save(IMAGES / "win-rates.svg")
+        log.close()
+    charts.disc_count(random_game(rng, "Ada", "Blaise")).save(IMAGES / "disc-count.svg")
+
+
+def widget_screenshots() -> None:
+    board = Board.from_transcript(OPENING)
+    hover = max(board.legal_moves, key=lambda move: len(board.flips(move)))
+    square = f'.reversi-widget [data-square="{hover}"]'
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        source = (
+            "from reversi_widget import Board, ReversiWidget\n"
+            f"w = ReversiWidget(Board.from_transcript({OPENING!r}), white='greedy', animation='off')\n"
+            "w"
+        )
+        notebook = nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_code_cell(source)],
+            metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        )
+        nbformat.write(notebook, root / "board.ipynb")
+        with jupyter_lab(root, ["--LabApp.expose_app_in_browser=True"]) as url, chromium() as browser:
+            page = browser.new_page(viewport={"width": 1100, "height": 900}, device_scale_factor=1)
+            page.set_default_timeout(60_000)
+            page.goto(f"{url}/lab/tree/board.ipynb?reset")
+            page.wait_for_function(KERNEL_IDLE)
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            widget = page.locator(".reversi-widget").first
+            widget.wait_for()
+            page.wait_for_function(KERNEL_IDLE)
+            page.locator(square).first.hover()
+            page.wait_for_timeout(500)
+            widget.screenshot(path=str(IMAGES / "board-light.png"))
+            page.evaluate(
+                "() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})"
+            )
+            page.wait_for_timeout(2000)
+            page.locator(square).first.hover()
+            page.wait_for_timeout(500)
+            widget.screenshot(path=str(IMAGES / "board-dark.png"))
+            page.evaluate(
+                "() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})"
+            )
+
+
+def main() -> None:
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    static_pictures()
+    widget_screenshots()
+    print("written:", ", ".join(sorted(p.name for p in IMAGES.iterdir())))
+
+
+if __name__ == "__main__":
+    main()
