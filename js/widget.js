@@ -17,6 +17,11 @@ const DEFAULT_STRINGS = {
   show_me: "Show me", practice: "Practice", practice_done: "Done", practice_reveal: "Show me the answer",
   practice_mistakes: "Mistakes", practice_moves: "Practice moves",
   practice_wrong: "should not flip", practice_missed: "should flip", demo_line: "flanked line",
+  hint: "Hint", pause: "Pause", resume: "Resume", review: "Review", show_scores: "Scores",
+  busy_hint: "Looking for the best move…", busy_scores: "Scoring the moves…", busy_review: "Reviewing the game…",
+  evaluation: "Evaluation",
+  evaluation_help: "Evaluation after each move: above the middle line Black is ahead, below it White",
+  score: "score", hint_move: "hint: best move",
 };
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -112,8 +117,17 @@ function render({ model, el }) {
     redo: btn("redo", "redo", { "aria-keyshortcuts": "R" }),
     pass: btn("pass", "pass"),
     new: btn("new", "new_game"),
+    hint: btn("hint", "hint"),
   };
-  const actionsEl = h("div", { class: "rw-actions" }, ...Object.values(buttons));
+  // Pause/Resume (its label follows `paused`) and Review (once the game is over) show when they apply.
+  const pauseButton = h("button", { type: "button", class: "rw-btn", "data-action": "pause", hidden: true });
+  const reviewButton = btn("review", "review", { hidden: true });
+  const actionsEl = h("div", { class: "rw-actions" }, ...Object.values(buttons), pauseButton, reviewButton);
+
+  // Long analyses (hint, scores, review) show what runs and how far it is.
+  const progressLabel = h("span", { class: "rw-progress-label" });
+  const progressBar = h("progress", { class: "rw-progress-bar", max: "1", value: "0" });
+  const progressEl = h("div", { class: "rw-progress", "data-role": "progress", hidden: true }, progressLabel, progressBar);
 
   // Practice (R17): Done / Show me the answer while a placed disc waits for its flips.
   const practiceButtons = {
@@ -138,6 +152,12 @@ function render({ model, el }) {
     h("div", { class: "rw-moves-head" }, L(h("span", { class: "rw-heading" }), "moves"), moveCount),
     moveList, replay);
 
+  // Game review: the evaluation after each move, drawn from `evaluations` (Black's view).
+  const chart = s("svg", { class: "rw-chart", "data-role": "review-chart", role: "img" });
+  L(chart, "evaluation_help", "aria-label");
+  const reviewEl = h("div", { class: "rw-review", "data-role": "review", hidden: true },
+    L(h("span", { class: "rw-heading" }), "evaluation"), chart);
+
   const toggle = (key) => {
     const input = h("input", { type: "checkbox", "data-setting": key });
     input.addEventListener("change", () => setting(key, input.checked));
@@ -157,6 +177,7 @@ function render({ model, el }) {
     ["show_legal", () => toggle("show_legal")], ["show_flips", () => toggle("show_flips")],
     ["show_coordinates", () => toggle("show_coordinates")],
     ["show_me", () => toggle("show_me")], ["practice", () => toggle("practice")],
+    ["show_scores", () => toggle("show_scores")],
     ["animation", () => select("animation", ["off", "slow", "normal", "fast"])],
     ["theme", () => select("theme", ["auto", "light", "dark", "high-contrast"])],
   ]) {
@@ -166,8 +187,8 @@ function render({ model, el }) {
   }
 
   const main = h("div", { class: "rw-main" }, playersEl, boardWrap,
-    h("div", { class: "rw-statusbar" }, statusEl, thinkingEl), practiceActions, resultEl, noticeEl, tallyEl);
-  const side = h("div", { class: "rw-side" }, actionsEl, movesEl, settingsEl);
+    h("div", { class: "rw-statusbar" }, statusEl, thinkingEl), progressEl, practiceActions, resultEl, noticeEl, tallyEl);
+  const side = h("div", { class: "rw-side" }, actionsEl, movesEl, reviewEl, settingsEl);
   root.append(main, side);
   el.append(root);
 
@@ -237,6 +258,7 @@ function render({ model, el }) {
         disc.append(s("circle", { class: "rw-disc-base", cx: C / 2, cy: C / 2, r: C * 0.41 }),
           s("circle", { class: "rw-disc-sheen", cx: C / 2, cy: C / 2, r: C * 0.41, fill: `url(#${uid}-sheen)` }));
         const mark = s("text", { class: "rw-mark", x: C / 2, y: C / 2 });
+        const evalText = s("text", { class: "rw-eval", x: C / 2, y: C / 2 });
         g.append(
           s("rect", { class: "rw-cell", x: 0, y: 0, width: C, height: C }),
           s("circle", { class: "rw-dot", cx: C / 2, cy: C / 2, r: C * 0.11 }),
@@ -244,9 +266,11 @@ function render({ model, el }) {
           s("circle", { class: "rw-ring", cx: C / 2, cy: C / 2, r: C * 0.24 }),
           s("circle", { class: "rw-hint", cx: C / 2, cy: C / 2, r: C * 0.14 }),
           s("circle", { class: "rw-last", cx: C / 2, cy: C / 2, r: C * 0.085 }),
+          s("circle", { class: "rw-hint-ring", cx: C / 2, cy: C / 2, r: C * 0.4 }),
+          evalText,
           mark);
         row.append(g);
-        squares.push({ name, g, mark, fill });
+        squares.push({ name, g, mark, fill, evalText });
         byName.set(name, i);
       }
       board.append(row);
@@ -273,8 +297,13 @@ function render({ model, el }) {
     const turned = new Set(get("practice_flips", []));
     const wrong = new Set(get("practice_wrong", []));
     const missed = new Set(get("practice_missed", []));
+    const hints = new Set(get("hints", []));
+    const scores = get("scores", {}) || {};
+    const scoreOf = (name) => (Object.prototype.hasOwnProperty.call(scores, name) ? String(scores[name]) : "");
+    const ranked = Object.keys(scores); // Python sends the scores best first
+    const bestScore = ranked.length ? scoreOf(ranked[0]) : null;
     for (let i = 0; i < squares.length; i++) {
-      const { name, g, mark, fill } = squares[i];
+      const { name, g, mark, fill, evalText } = squares[i];
       const disc = DISC[discs[i]] || "empty";
       const isLegal = showLegal && Object.prototype.hasOwnProperty.call(legal, name);
       g.setAttribute("data-disc", disc);
@@ -283,6 +312,12 @@ function render({ model, el }) {
       flag(g, "data-flipped", flipped.has(name));
       flag(g, "data-practice", name === placed || turned.has(name), name === placed ? "placed" : "flipped");
       flag(g, "data-practice-mark", wrong.has(name) || missed.has(name), wrong.has(name) ? "wrong" : "missed");
+      flag(g, "data-hint", hints.has(name));
+      const score = scoreOf(name);
+      flag(g, "data-score", !!score, score);
+      flag(g, "data-score-best", !!score && score === bestScore);
+      evalText.textContent = score;
+      evalText.setAttribute("data-len", String(Math.min(score.length, 4)));
       const text = marks[name] == null ? "" : String(marks[name]);
       mark.textContent = text;
       mark.setAttribute("data-len", String(Math.min(text.length, 4)));
@@ -297,6 +332,8 @@ function render({ model, el }) {
       else if (flipped.has(name)) words.push(S("flipped"));
       if (wrong.has(name)) words.push(S("practice_wrong"));
       else if (missed.has(name)) words.push(S("practice_missed"));
+      if (score) words.push(`${S("score")} ${score}`);
+      if (hints.has(name)) words.push(S("hint_move"));
       if (text) words.push(text);
       g.setAttribute("aria-label", words.join(", "));
     }
@@ -560,6 +597,8 @@ function render({ model, el }) {
   for (const [action, b] of Object.entries(buttons)) {
     b.addEventListener("click", () => send({ kind: action === "new" ? "new_game" : action }));
   }
+  pauseButton.addEventListener("click", () => send({ kind: get("paused", false) ? "resume" : "pause" }));
+  reviewButton.addEventListener("click", () => send({ kind: "review" }));
   for (const [action, b] of Object.entries(practiceButtons)) b.addEventListener("click", () => send({ kind: action }));
   dismiss.addEventListener("click", () => { noticeEl.hidden = true; });
 
@@ -602,8 +641,80 @@ function render({ model, el }) {
     });
     if (!moves.length) moveList.append(h("span", { class: "rw-empty" }, S("no_moves")));
     replay.max = String(moves.length);
+    markReview();
     updatePly();
   }
+  // After a review: each move carries its loss (data-loss), a mark on bad moves ("?!", "?",
+  // "??") and a tooltip naming the best move, all from `review_moves`.
+  function markReview() {
+    const entries = new Map();
+    for (const e of get("review_moves", []) || []) if (e && typeof e.ply === "number") entries.set(e.ply, e);
+    moveButtons.forEach((b, i) => {
+      const e = entries.get(i + 1);
+      const old = b.querySelector(".rw-annot");
+      if (old) old.remove();
+      const forced = !!(e && e.forced);
+      flag(b, "data-loss", !!e && !forced && typeof e.loss === "number", e && String(e.loss));
+      flag(b, "data-mark", !!(e && e.mark), e && String(e.mark));
+      flag(b, "data-best", !!e && !forced, e && String(e.best));
+      if (e && e.mark) b.append(h("span", { class: "rw-annot", "aria-hidden": "true" }, String(e.mark)));
+      if (e && e.note) { // the tooltip, and the same words for screen readers
+        b.setAttribute("title", String(e.note));
+        b.setAttribute("aria-label", `${b.firstChild ? b.firstChild.textContent : ""}, ${e.note}`);
+      } else {
+        b.removeAttribute("title");
+        b.removeAttribute("aria-label");
+      }
+    });
+  }
+
+  // The evaluation chart: x = ply (0..n), y = Black's margin on a scale symmetric about 0 (at least ±4).
+  const CW = 300, CH = 90, PAD = 4;
+  let chartPly = null;
+  function drawChart() {
+    const values = (get("evaluations", []) || []).map(Number).filter((v) => Number.isFinite(v));
+    reviewEl.hidden = values.length < 2;
+    chart.replaceChildren();
+    if (values.length < 2) return;
+    chart.setAttribute("viewBox", `0 0 ${CW} ${CH}`);
+    const top = Math.max(4, ...values.map(Math.abs));
+    const x = (i) => PAD + (i * (CW - 2 * PAD)) / (values.length - 1);
+    const y = (v) => CH / 2 - (v / top) * (CH / 2 - PAD);
+    const pts = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
+    chart.append(
+      s("rect", { class: "rw-chart-black", x: 0, y: 0, width: CW, height: CH / 2 }),
+      s("line", { class: "rw-chart-zero", x1: 0, y1: CH / 2, x2: CW, y2: CH / 2 }),
+      s("polygon", { class: "rw-chart-area", points: `${x(0)},${CH / 2} ${pts.join(" ")} ${x(values.length - 1)},${CH / 2}` }),
+      s("polyline", { class: "rw-chart-line", points: pts.join(" ") }));
+    chartPly = s("line", { class: "rw-chart-ply", x1: 0, y1: 0, x2: 0, y2: CH });
+    chart.append(chartPly);
+    const hits = s("g", { class: "rw-chart-points" });
+    values.forEach((v, i) => {
+      const dot = s("circle", { class: "rw-chart-point", cx: x(i), cy: y(v), r: 2.2, "data-ply": String(i), "data-value": String(v) });
+      const tip = s("title");
+      tip.textContent = `${i}: ${v > 0 ? "+" : ""}${v}`;
+      dot.append(tip);
+      hits.append(dot);
+    });
+    chart.append(hits);
+    updateChartPly();
+  }
+  function updateChartPly() {
+    const n = (get("evaluations", []) || []).length;
+    if (!chartPly || n < 2) return;
+    const ply = clamp(get("ply", 0), 0, n - 1);
+    const px = PAD + (ply * (CW - 2 * PAD)) / (n - 1);
+    chartPly.setAttribute("x1", px);
+    chartPly.setAttribute("x2", px);
+    chartPly.setAttribute("data-ply", String(ply));
+  }
+  chart.addEventListener("click", (ev) => { // a click jumps to the nearest position
+    const n = (get("evaluations", []) || []).length;
+    const box = chart.getBoundingClientRect();
+    if (n < 2 || !box.width) return;
+    const at = ((ev.clientX - box.left) / box.width) * CW;
+    requestJump(clamp(Math.round(((at - PAD) * (n - 1)) / (CW - 2 * PAD)), 0, Math.min(n - 1, get("moves", []).length)));
+  });
   function updatePly() {
     const ply = get("ply", 0);
     const total = get("moves", []).length;
@@ -615,6 +726,7 @@ function render({ model, el }) {
     });
     replay.value = String(ply);
     moveCount.textContent = `${ply} / ${total}`;
+    updateChartPly();
     if (current) { // keep the current move visible without scrolling the notebook
       const top = current.offsetTop - moveList.offsetTop;
       if (top < moveList.scrollTop || top + current.offsetHeight > moveList.scrollTop + moveList.clientHeight) {
@@ -685,11 +797,30 @@ function render({ model, el }) {
     // Pass stays enabled (Python refuses an illegal pass) but is highlighted when it is the only move.
     const turn = get("turn", "");
     flag(buttons.pass, "data-suggested", !!turn && Object.keys(get("legal", {})).length === 0 && !get("thinking", false));
+    // A hint needs a human to move with a choice: Python refuses the rest, the button says so first.
+    buttons.hint.disabled = !turn || Object.keys(get("legal", {})).length === 0;
+    const paused = !!get("paused", false);
+    pauseButton.hidden = !get("can_pause", false);
+    pauseButton.textContent = S(paused ? "resume" : "pause");
+    pauseButton.setAttribute("aria-pressed", String(paused));
+    flag(root, "data-paused", paused);
+    reviewButton.hidden = !get("can_review", false);
+  }
+
+  function updateProgress() {
+    const busy = String(get("busy", "") || "");
+    const fraction = clamp(Number(get("progress", 0)) || 0, 0, 1);
+    progressEl.hidden = !busy;
+    flag(root, "data-busy", !!busy, busy);
+    progressLabel.textContent = busy ? S(`busy_${busy}`) || "" : "";
+    progressBar.value = fraction;
+    progressBar.setAttribute("aria-valuetext", `${Math.round(fraction * 100)}%`);
+    progressBar.setAttribute("aria-label", progressLabel.textContent);
   }
 
   function updateSettings() {
     for (const k of ["show_legal", "show_flips", "show_coordinates"]) settings[k].checked = !!get(k, true);
-    for (const k of ["show_me", "practice"]) settings[k].checked = !!get(k, false);
+    for (const k of ["show_me", "practice", "show_scores"]) settings[k].checked = !!get(k, false);
     root.setAttribute("lang", String(get("language", "en") || "en"));
     settings.animation.value = get("animation", "normal");
     settings.theme.value = get("theme", "auto");
@@ -705,7 +836,7 @@ function render({ model, el }) {
   const on = (names, fn) => { for (const k of names.split(" ")) listen(`change:${k}`, fn); };
   on("board_size show_coordinates", buildBoard);
   on("discs", onDiscs);
-  on("legal show_legal last_move last_flips marks fill", () => { updateSquares(); updateButtons(); });
+  on("legal show_legal last_move last_flips marks fill hints scores", () => { updateSquares(); updateButtons(); });
   on("show_flips", updatePreview);
   on("arrows", updateArrows);
   on("players counts count_labels supply turn", () => { updatePlayers(); updateButtons(); });
@@ -714,11 +845,14 @@ function render({ model, el }) {
   on("demo", () => { if (runDemo()) prevDiscs = get("discs", ""); });
   on("status thinking game_over result", () => { updateStatus(); updateButtons(); });
   on("notice notice_kind notice_id", updateNotice);
-  on("can_undo can_redo", updateButtons);
+  on("can_undo can_redo can_pause can_review paused", updateButtons);
+  on("busy progress", updateProgress);
   on("moves", buildMoves);
+  on("review_moves", markReview);
+  on("evaluations", drawChart);
   on("ply", () => { updatePly(); releaseJump(); });
-  on("show_legal show_flips show_coordinates show_me practice animation theme size language", updateSettings);
-  on("strings", () => { applyLabels(); updateSquares(); updatePlayers(); buildMoves(); });
+  on("show_legal show_flips show_coordinates show_me practice show_scores animation theme size language", updateSettings);
+  on("strings", () => { applyLabels(); updateSquares(); updatePlayers(); buildMoves(); updateButtons(); updateProgress(); });
   listen("msg:custom", (msg) => { if (msg && msg.kind === "refused") releaseJump(); });
 
   applyLabels();
@@ -731,7 +865,9 @@ function render({ model, el }) {
   noticeEl.hidden = !get("notice", ""); // ...but still shown if set
   updateButtons();
   updatePractice();
+  updateProgress();
   buildMoves();
+  drawChart();
   demoSeen = (get("demo", {}) || {}).id ?? null; // a fresh view does not replay an old walk-through
   cursor = (n / 2 - 1) * n + n / 2 - 1; // start in the middle (upper-left centre square)
   updateCursor();

@@ -10,6 +10,7 @@ theirs with ``register_player`` so that ``ReversiWidget(white="...")`` accepts t
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
@@ -89,6 +90,20 @@ def register_player(name: str, factory: Callable[[], Player]) -> None:
     if not callable(factory):
         raise UnknownPlayerError(f"the factory for {name!r} must be callable, got {factory!r}")
     PLAYERS[name] = factory
+
+
+def _register_engine_levels() -> None:
+    """The engine's levels as player names: ``"beginner"`` ... ``"expert"`` and
+    ``"level-1"`` ... ``"level-7"``, each a new ``Engine`` of that level."""
+    from .engine import LEVEL_SETTINGS, Engine
+
+    for name, level in Engine.LEVELS.items():
+        register_player(name, functools.partial(Engine, level))
+    for level in LEVEL_SETTINGS:
+        register_player(f"level-{level}", functools.partial(Engine, level))
+
+
+_register_engine_levels()
 
 
 def make_player(spec: object) -> Player | None:

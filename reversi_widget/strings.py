@@ -56,6 +56,18 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "practice_wrong",
     "practice_missed",
     "demo_line",
+    "hint",
+    "pause",
+    "resume",
+    "review",
+    "show_scores",
+    "busy_hint",
+    "busy_scores",
+    "busy_review",
+    "evaluation",
+    "evaluation_help",
+    "score",
+    "hint_move",
 )
 
 

@@ -15,6 +15,13 @@ Teaching aids: every text comes from the locale files in the widget's ``language
 illegal click is answered with the one-sentence reason of ``explain()``; "show me" sends
 each played move's flanked lines (``demo``) for the front end to walk through; practice
 mode (R17) lets the learner flip the discs by hand (see ``reversi_widget.practice``).
+
+Analysis aids run in worker threads too, and like computer moves they are never shown
+stale: a hint (the best moves, ringed) and the score overlay (every legal move's score
+from ``analyse()``) belong to one position and vanish when it changes; a game review
+(``analysis.review``: each move's loss, marks in the move list, an evaluation chart)
+belongs to one line of moves. A running analysis whose position has gone is cancelled at
+its next progress report. The engine's levels are player names: ``white="expert"``.
 """
 
 from __future__ import annotations
@@ -31,7 +38,10 @@ from typing import Any, TypeVar
 import anywidget
 import traitlets
 
+from .analysis import Analysis, MoveAnalysis, MoveReview, analyse
+from .analysis import review as review_line
 from .board import Board, Move, Outcome
+from .engine import MAX_DEPTH, Engine, check_time_limit
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
 from .explain import explain
 from .game import Game
@@ -39,6 +49,7 @@ from .i18n import LANGUAGES, check_language, translate
 from .notation import parse_position
 from .players import Player, make_player, player_name
 from .practice import FlipRefusal, PracticeError, PracticeMove
+from .progress import Progress
 from .rules import Rules
 from .squares import BLACK, WHITE, Color, Square, parse_square, square_name
 from .strings import front_end_strings
@@ -48,7 +59,17 @@ _HERE = Path(__file__).parent
 ASSETS = _HERE / "static" if (_HERE / "static").is_dir() else _HERE.parent / "js"
 
 #: The traits a front end may write (js/PROTOCOL.md, "Settings").
-SETTINGS = ("show_legal", "show_flips", "show_coordinates", "show_me", "practice", "animation", "theme", "size")
+SETTINGS = (
+    "show_legal",
+    "show_flips",
+    "show_coordinates",
+    "show_me",
+    "practice",
+    "show_scores",
+    "animation",
+    "theme",
+    "size",
+)
 ANIMATIONS = ("off", "slow", "normal", "fast")
 THEMES = ("auto", "light", "dark", "high-contrast")
 MIN_PIXELS, MAX_PIXELS = 120, 4000
@@ -64,7 +85,18 @@ INTENTS: dict[str, dict[str, type]] = {
     "practice_flip": {"square": str, "ply": int},
     "practice_done": {"ply": int},
     "practice_reveal": {"ply": int},
+    "hint": {"ply": int},
+    "review": {"ply": int},
+    "pause": {"ply": int},
+    "resume": {"ply": int},
 }
+#: Intents that do not depend on the position, so they are never refused as stale (a
+#: Pause click during a fast computer game is always out of date by a move or two).
+TIMELESS_INTENTS = ("pause", "resume")
+#: A reviewed move that gave away at least this many discs is marked (worst first).
+REVIEW_MARKS = ((12.0, "??"), (6.0, "?"), (2.0, "?!"))
+#: Seconds between two progress updates sent to the views by one running analysis.
+PROGRESS_EVERY = 0.1
 #: Seconds per disc of the flip animation, as js/widget.js plays it ("off" is 0).
 ANIMATION_STEP = {"off": 0.0, "slow": 0.48, "normal": 0.3, "fast": 0.18}
 #: "Show me" walks a move in steps of ANIMATION_STEP: the disc lands, each flanked line
@@ -96,6 +128,26 @@ class InvalidAnnotationError(ReversiError, traitlets.TraitError):
 
 class UnknownLanguageError(ReversiError, traitlets.TraitError):
     """A ``language`` the locale files do not have."""
+
+
+class InvalidSettingError(ReversiError, traitlets.TraitError):
+    """An analysis setting out of range (``analysis_depth``, ``analysis_time_limit``)."""
+
+
+class AnalysisRefusedError(ReversiError):
+    """A hint or a review asked for when there is nothing to analyse (the game is over,
+    a computer is to move, the game is not finished yet...)."""
+
+
+class _Stale(Exception):
+    """Raised from a progress report to stop an analysis whose position has gone."""
+
+
+#: What a position's analysis belongs to: the game's generation and the settings' epoch.
+AidKey = tuple[int, int]
+
+#: The level names of the engine, by level number ("expert" for 7...).
+LEVEL_NAMES = {level: name for name, level in Engine.LEVELS.items()}
 
 
 #: A notice's text, rendered when shown and again when ``language`` changes.
@@ -152,6 +204,29 @@ _FLIP_REFUSALS = {
 }
 
 
+def _number(value: float) -> str:
+    """A disc count for texts: "6", "2.5" (one decimal at most)."""
+    return f"{round(value, 1):g}"
+
+
+def evaluations(reviews: list[MoveReview]) -> list[float]:
+    """The evaluation of every position of a reviewed line, from Black's point of view
+    (positive: Black is ahead): the start, then after each move. A forced move (a pass, a
+    single legal move, a placement) keeps the evaluation of the position before it."""
+
+    def for_black(entry: MoveReview, score: float) -> float:
+        return round(score if entry.color == BLACK else -score, 2)
+
+    first = next((entry for entry in reviews if not entry.forced), None)
+    current = 0.0 if first is None else for_black(first, first.best_score)
+    values = [current]
+    for entry in reviews:
+        if not entry.forced:
+            current = for_black(entry, entry.played_score)
+        values.append(current)
+    return values
+
+
 def _checked_language(language: object) -> str:
     """``language`` if the locale files have it; otherwise the error says which they have."""
     try:
@@ -165,8 +240,11 @@ class ReversiWidget(anywidget.AnyWidget):
 
     ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a
     position string or a GGF record (see ``load``). ``black``/``white`` are ``"human"``,
-    a registered name (``"random"``, ``"greedy"``...) or an object with ``choose(board)``.
-    Every keyword is also a trait: ``w.white = "greedy"`` switches players, ``w.rules =
+    a registered name (``"random"``, ``"greedy"``, the engine's levels ``"beginner"``,
+    ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"`` and ``"level-1"`` ... ``"level-7"``)
+    or an object with ``choose(board)``. With two computers the game plays by itself;
+    ``pause()``/``resume()`` (or the Pause button) stop and restart it. Every keyword is
+    also a trait: ``w.white = "greedy"`` switches players, ``w.rules =
     Rules(goal="inverted")`` starts a new game with those rules, ``w.animation = "off"``
     changes every view. ``w.board`` is a copy: change the game with ``play``, ``undo``,
     ``load``...
@@ -184,6 +262,15 @@ class ReversiWidget(anywidget.AnyWidget):
     moves with their true flips; undoing back to a practised move does not re-open its
     corrections (playing it again is a new practice move). Undo while a practice move is
     pending lifts the placed disc and leaves the game as it was.
+
+    Analysis aids: ``hint()`` (or the Hint button) rings the best move(s) for a human to
+    move; ``show_scores=True`` writes every legal move's score on its square whenever a
+    human is to move (a disc margin such as "+4", or "W+6"/"D"/"L-4" once solved);
+    ``review()`` (or the Review button, once the game is over) scores every move played:
+    ``review_moves`` and the marks in the move list say what each move lost against the
+    best one, ``evaluations`` draws the game's course. They run in worker threads with the
+    progress in ``busy``/``progress``; ``analysis_depth`` and ``analysis_time_limit`` are
+    passed to ``analyse``/``review`` (None: their defaults).
     """
 
     _esm = ASSETS / "widget.js"
@@ -219,6 +306,14 @@ class ReversiWidget(anywidget.AnyWidget):
     practice_missed: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
     practice_mistakes = traitlets.Int(0).tag(sync=True, echo_update=False)
     practice_moves = traitlets.Int(0).tag(sync=True, echo_update=False)
+    hints: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
+    scores = traitlets.Dict().tag(sync=True, echo_update=False)
+    review_moves: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True, echo_update=False)
+    evaluations: traitlets.List[float] = traitlets.List().tag(sync=True, echo_update=False)
+    busy = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    progress = traitlets.Float(0.0).tag(sync=True, echo_update=False)
+    can_review = traitlets.Bool(False).tag(sync=True, echo_update=False)
+    can_pause = traitlets.Bool(False).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
     fill = traitlets.Dict().tag(sync=True, echo_update=False)
@@ -231,19 +326,22 @@ class ReversiWidget(anywidget.AnyWidget):
     show_coordinates = traitlets.Bool(True).tag(sync=True)
     show_me = traitlets.Bool(False).tag(sync=True)
     practice = traitlets.Bool(False).tag(sync=True)
+    show_scores = traitlets.Bool(False).tag(sync=True)
     animation = traitlets.Enum(ANIMATIONS, default_value="normal").tag(sync=True)
     theme = traitlets.Enum(THEMES, default_value="auto").tag(sync=True)
     size = traitlets.Int(None, allow_none=True, min=MIN_PIXELS, max=MAX_PIXELS).tag(sync=True)
 
     # -- Python settings (synced so views know them, but only Python may change them) --------
     language = _Language().tag(sync=True)
+    paused = traitlets.Bool(False).tag(sync=True)
 
     # -- Python-only settings --------------------------------------------------------------
     rules = traitlets.Instance(Rules)
     black = traitlets.Any("human")
     white = traitlets.Any("human")
-    paused = traitlets.Bool(False)
     move_delay = traitlets.Float(0.0, min=0.0)
+    analysis_depth = traitlets.Int(None, allow_none=True)
+    analysis_time_limit = traitlets.Float(None, allow_none=True)
 
     #: The traits only Python writes; the front end's writes to them are reverted.
     READ_ONLY = (
@@ -276,6 +374,14 @@ class ReversiWidget(anywidget.AnyWidget):
         "practice_missed",
         "practice_mistakes",
         "practice_moves",
+        "hints",
+        "scores",
+        "review_moves",
+        "evaluations",
+        "busy",
+        "progress",
+        "can_review",
+        "can_pause",
     )
 
     def __init__(
@@ -290,6 +396,7 @@ class ReversiWidget(anywidget.AnyWidget):
         show_coordinates: bool = True,
         show_me: bool = False,
         practice: bool = False,
+        show_scores: bool = False,
         language: str = "en",
         animation: str = "normal",
         theme: str = "auto",
@@ -318,6 +425,18 @@ class ReversiWidget(anywidget.AnyWidget):
         self._practice: PracticeMove | None = None
         self._tally = [0, 0]  # practice mistakes, practice moves completed
         self._players: dict[Color, Player | None] = {BLACK: make_player(black), WHITE: make_player(white)}
+        self._player_locks: dict[int, threading.Lock] = {}  # one choose() at a time per player object
+        # Analysis aids (see "hints, scores and review"): what they belong to, and results.
+        self._aid_epoch = 0  # bumped when the analysis settings change
+        self._hint_for: AidKey | None = None  # the position a hint was asked for
+        self._analysis: tuple[AidKey, Analysis] | None = None
+        self._analysis_job: AidKey | None = None  # the position a worker is analysing
+        self._analysis_failed: AidKey | None = None  # not retried for this position
+        self._line_id = 0  # bumped whenever the line of moves changes
+        self._finished: tuple[int, bool] = (-1, False)  # (line id, the line ends the game)
+        self._review: tuple[int, list[MoveReview]] | None = None
+        self._review_job: int | None = None  # the line a worker is reviewing
+        self._progress: dict[str, float] = {}  # "analysis" / "review" -> fraction done
         start = self._read(board, rules)
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
@@ -332,6 +451,7 @@ class ReversiWidget(anywidget.AnyWidget):
             show_coordinates=show_coordinates,
             show_me=show_me,
             practice=practice,
+            show_scores=show_scores,
             language=language,
             animation=animation,
             theme=theme,
@@ -490,12 +610,40 @@ class ReversiWidget(anywidget.AnyWidget):
         """Let computer players move again."""
         self.paused = False
 
+    def hint(self) -> None:
+        """Ring the best move(s) for the side to move (the ``hints`` trait) and say them in a
+        notice. The analysis runs in a worker thread, so this returns at once; the ring
+        goes when the position changes. Raises ``AnalysisRefusedError`` (and changes
+        nothing) when there is no move to hint: the game is over, a computer is to move,
+        the side to move must pass, or the free start's centre discs are being placed."""
+        with self._operation():
+            self._refuse_analysis(self._hint_refusal())
+            self._request_hint()
+
+    def review(self) -> None:
+        """Review the finished game in a worker thread: for every move the best move and
+        the discs it lost (``review_moves``, marks in the move list) and the evaluation
+        after each move (``evaluations``, drawn as a chart). Returns at once; ``wait()``
+        blocks until it is done. Raises ``AnalysisRefusedError`` when the line is empty
+        or does not reach the end of the game."""
+        with self._operation():
+            self._refuse_analysis(self._review_refusal())
+            self._start_review()
+
+    def _refuse_analysis(self, refusal: Message | None) -> None:
+        if refusal is not None:
+            raise AnalysisRefusedError(refusal())
+
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until no computer move is pending (True) or ``timeout`` seconds pass
-        (False). With two unpaused computers this waits for the end of the game. Meant for
-        scripts and tests: in a notebook it blocks the kernel until it returns."""
+        """Block until no computer move is pending and no hint, score or review analysis
+        runs (True), or ``timeout`` seconds pass (False). With two unpaused computers this
+        waits for the end of the game. Meant for scripts and tests: in a notebook it blocks
+        the kernel until it returns."""
         with self._idle:
-            return self._idle.wait_for(lambda: self._pending is None, timeout)
+            return self._idle.wait_for(self._idle_now, timeout)
+
+    def _idle_now(self) -> bool:
+        return self._pending is None and self._analysis_job is None and self._review_job is None
 
     def on_move(self, callback: MoveCallback) -> Callable[[], None]:
         """Call ``callback(widget, move)`` after every move (passes included, also computer
@@ -536,6 +684,7 @@ class ReversiWidget(anywidget.AnyWidget):
                         yield
                     finally:
                         if outer:
+                            self._refresh_aids()
                             self._sync()
             finally:
                 if outer:
@@ -602,6 +751,7 @@ class ReversiWidget(anywidget.AnyWidget):
         old_size = self._board.size
         self._board = board
         self._line = list(board.move_stack)
+        self._line_id += 1
         self._invalidate()
         self._demo = {}
         if board.rules != self.rules:
@@ -624,6 +774,7 @@ class ReversiWidget(anywidget.AnyWidget):
         demo = self._demo_of(move) if self.show_me and move else None
         self._board.push(move)
         self._line[self._board.ply - 1 :] = [move]
+        self._line_id += 1
         self._invalidate()
         if demo is not None or not self.show_me:
             self._demo = demo or {}  # a pass keeps the walk-through of the move before it
@@ -729,7 +880,10 @@ class ReversiWidget(anywidget.AnyWidget):
         choice: object = None
         failure: Exception | None = None
         try:
-            choice = player.choose(board)
+            # A stale choose() of the same player may still run (after an undo, say): the
+            # engine keeps search tables between moves, so one call at a time.
+            with self._player_lock(player):
+                choice = player.choose(board)
         except Exception as error:
             failure = error
         # Let the views finish walking through the previous move ("show me") first.
@@ -750,7 +904,7 @@ class ReversiWidget(anywidget.AnyWidget):
                     self._push(self._board._parse_move(choice))
                 except Exception as error:
                     self.paused = True
-                    name = player_name(player)
+                    name = self._player_title(player)
                     self._notify(
                         "error",
                         self._say("notice_player_failed", color=self._color_message(color), player=name, error=error),
@@ -760,6 +914,10 @@ class ReversiWidget(anywidget.AnyWidget):
         finally:
             with self._lock:
                 self._workers.discard(threading.current_thread())
+
+    def _player_lock(self, player: Player) -> threading.Lock:
+        with self._lock:
+            return self._player_locks.setdefault(id(player), threading.Lock())
 
     # -- the picture ----------------------------------------------------------------------
 
@@ -786,7 +944,19 @@ class ReversiWidget(anywidget.AnyWidget):
         player = self._players[color]
         if player is None:
             return self._text("player_human")
-        return self._text("player_computer", name=player_name(player))
+        return self._text("player_computer", name=self._player_title(player)())
+
+    def _player_title(self, player: Player) -> Message:
+        """A computer's name for labels, as a message: the engine's level in the widget's
+        language ("expert", "ekspert", "level 3"), else the player's own name."""
+        if isinstance(player, Engine):
+            level = player.level
+            name = LEVEL_NAMES.get(level)
+            if name is not None:
+                return self._say(f"level_{name}")
+            return self._say("level_number", level=level)
+        name = player_name(player)
+        return lambda: name
 
     def _result_text(self, outcome: Outcome, board: Board | None = None) -> str:
         board = self._board if board is None else board
@@ -816,7 +986,7 @@ class ReversiWidget(anywidget.AnyWidget):
         if self._practice is not None:
             return self._text("status_practice", color=color, square=str(self._practice.move))
         if computer is not None:
-            player = player_name(computer)
+            player = self._player_title(computer)()
             if self._pending is not None:
                 return self._text("status_thinking", color=color, player=player)
             if board.ply < len(self._line):
@@ -876,6 +1046,7 @@ class ReversiWidget(anywidget.AnyWidget):
             "practice_missed": names(practice.missed) if practice is not None and checked else [],
             "practice_mistakes": self._tally[0],
             "practice_moves": self._tally[1],
+            **self._aids_picture(),
         }
 
     def _names(self, squares: list[Square]) -> list[str]:
@@ -943,10 +1114,12 @@ class ReversiWidget(anywidget.AnyWidget):
             move, refusal = self._square_of(content["square"])
             if refusal is not None:
                 return refusal
-        if content["ply"] != board.ply:
+        if content["ply"] != board.ply and kind not in TIMELESS_INTENTS:
             return self._say("notice_refused_stale", got=content["ply"], ply=board.ply)
         if kind.startswith("practice_"):
             return self._practice_intent(kind, move)
+        if kind in ("hint", "review", "pause", "resume"):
+            return self._aid_intent(kind)
         if self._practice is not None and kind in ("move", "pass"):
             return self._say("notice_refused_practice_pending", square=str(self._practice.move))
         if kind in ("move", "pass"):
@@ -1018,7 +1191,7 @@ class ReversiWidget(anywidget.AnyWidget):
             return self._say("notice_refused_over", result=lambda: self._result_text(outcome, final))
         computer = self._players[board.turn]
         if computer is not None:
-            colour, name = self._color_message(board.turn), player_name(computer)
+            colour, name = self._color_message(board.turn), self._player_title(computer)
             if self._pending is not None:
                 return self._say("notice_refused_thinking", color=colour, player=name)
             key = "notice_refused_review" if board.ply < len(self._line) else "notice_refused_not_human"
@@ -1109,6 +1282,303 @@ class ReversiWidget(anywidget.AnyWidget):
     def _say_squares(self, key: str, squares: list[Square], size: int) -> Message:
         names = [square_name(sq, size) for sq in squares]
         return lambda: self._text(key, squares=self._text("explain_list_separator").join(names), count=len(names))
+
+    # -- hints, scores and review: analysis in worker threads ----------------------------------
+
+    def _aid_key(self) -> AidKey:
+        """What an analysis started now belongs to: this position, these settings."""
+        return self._generation, self._aid_epoch
+
+    def _human_to_move(self) -> bool:
+        """A human is to move and may act (no computer thinking, no practice disc waiting)."""
+        return self._players[self._board.turn] is None and self._pending is None and self._practice is None
+
+    def _scores_wanted(self) -> bool:
+        board = self._board
+        return (
+            self.show_scores
+            and self._human_to_move()
+            and not board.is_game_over()
+            and not board.in_placement()
+            and not board.must_pass()
+        )
+
+    def _current_analysis(self) -> Analysis | None:
+        if self._analysis is not None and self._analysis[0] == self._aid_key():
+            return self._analysis[1]
+        return None
+
+    def _aid_intent(self, kind: str) -> Message | None:
+        """A hint, review, pause or resume intent (fields and ply already checked)."""
+        if kind == "hint":
+            refusal = self._hint_refusal()
+            if refusal is None:
+                self._request_hint()
+            return refusal
+        if kind == "review":
+            refusal = self._review_refusal()
+            if refusal is None:
+                self._start_review()
+            return refusal
+        if kind == "pause":
+            if all(player is None for player in self._players.values()):
+                return self._say("notice_refused_pause_no_computer")
+            self.paused = True
+        else:
+            self.paused = False
+        return None
+
+    def _hint_refusal(self) -> Message | None:
+        """Why no hint can be given now (None when it can)."""
+        board = self._board
+        if self._practice is not None:
+            return self._say("notice_refused_practice_pending", square=str(self._practice.move))
+        if board.is_game_over():
+            return self._say("notice_refused_hint_over")
+        computer = self._players[board.turn]
+        if computer is not None:
+            return self._say(
+                "notice_refused_hint_computer",
+                color=self._color_message(board.turn),
+                player=self._player_title(computer),
+            )
+        if board.in_placement():
+            return self._say("notice_refused_hint_placement")
+        if board.must_pass():
+            return self._say("notice_refused_hint_pass", color=self._color_message(board.turn))
+        return None
+
+    def _request_hint(self) -> None:
+        """Show the hint now if this position is analysed, else let ``_refresh_aids`` start it."""
+        key = self._aid_key()
+        self._hint_for = key
+        if self._analysis_failed == key:
+            self._analysis_failed = None  # asked again: try again
+        analysis = self._current_analysis()
+        if analysis is not None:
+            self._notify("info", self._hint_message(analysis))
+
+    def _best_moves(self, analysis: Analysis) -> list[MoveAnalysis]:
+        top = analysis.best.score
+        return [entry for entry in analysis.moves if entry.move and entry.score == top]
+
+    def _hint_message(self, analysis: Analysis) -> Message:
+        best = self._best_moves(analysis)
+        names = [str(entry.move) for entry in best]
+        return self._say(
+            "notice_hint",
+            color=self._color_message(self._board.turn),
+            moves=lambda: self._text("explain_list_separator").join(names),
+            score=lambda: self._score_text(best[0]),
+        )
+
+    def _score_text(self, entry: MoveAnalysis) -> str:
+        """A move's score as the overlay writes it: "+4", "-2", "0" (estimates, rounded) or
+        "W+6", "D", "L-4" (proven results) in the widget's language."""
+        margin = round(entry.score)
+        if entry.exact:
+            if margin > 0:
+                return self._text("score_win", margin=f"+{margin}")
+            if margin < 0:
+                return self._text("score_loss", margin=str(margin))
+            return self._text("score_draw")
+        return f"{margin:+d}" if margin else "0"
+
+    def _review_refusal(self) -> Message | None:
+        if not self._line:
+            return self._say("notice_refused_review_empty")
+        if not self._line_finished():
+            return self._say("notice_refused_review_unfinished")
+        return None
+
+    def _line_finished(self) -> bool:
+        """The line of moves (redo tail included) reaches the end of the game."""
+        line_id, finished = self._finished
+        if line_id != self._line_id:
+            probe = self._board.copy(stack=False)
+            for move in self._line[self._board.ply :]:
+                probe.push(move)
+            finished = probe.is_game_over()
+            self._finished = (self._line_id, finished)
+        return finished
+
+    def _start_review(self) -> None:
+        line_id = self._line_id
+        if self._review_job == line_id or (self._review is not None and self._review[0] == line_id):
+            return  # on its way, or done
+        board = self._board.copy()
+        for move in self._line[board.ply :]:
+            board.push(move)
+        self._review_job = line_id
+        self._progress["review"] = 0.0
+        depth, limit = self.analysis_depth, self.analysis_time_limit
+        self._spawn("review", lambda: self._review_in_background(board, line_id, depth, limit))
+
+    def _analysis_wanted(self) -> bool:
+        """The score overlay or a hint needs the analysis of the position shown."""
+        return self._scores_wanted() or (self._hint_for == self._aid_key() and self._hint_refusal() is None)
+
+    def _refresh_aids(self) -> None:
+        """At the end of every operation: start analysing the position when a hint or the
+        score overlay needs it and neither its result nor a worker for it exists."""
+        key = self._aid_key()
+        if key in (self._analysis_job, self._analysis_failed) or self._current_analysis() is not None:
+            return
+        if not self._analysis_wanted():
+            return
+        self._analysis_job = key
+        self._progress["analysis"] = 0.0
+        board = self._board.copy(stack=False)
+        depth, limit = self.analysis_depth, self.analysis_time_limit
+        self._spawn("analysis", lambda: self._analyse_in_background(board, key, depth, limit))
+
+    def _spawn(self, what: str, work: Callable[[], None]) -> None:
+        def run() -> None:
+            try:
+                work()
+            except Exception:  # a bug must not die silently in a thread
+                self.log.exception("reversi-widget: the %s worker failed", what)
+            finally:
+                with self._lock:
+                    self._workers.discard(threading.current_thread())
+
+        worker = threading.Thread(target=run, name=f"reversi-{what}", daemon=True)
+        self._workers.add(worker)
+        worker.start()
+
+    def _reporter(self, job: str, current: Callable[[], bool]) -> Progress:
+        """A progress callback for a worker: it shows the fraction done (at most every
+        PROGRESS_EVERY seconds) and stops the work, by raising, once the work is stale."""
+        last = 0.0
+
+        def report(fraction: float, message: str) -> None:
+            nonlocal last
+            with self._lock:  # the game may be changing in the kernel's thread
+                alive = current()
+            if not alive:
+                raise _Stale
+            now = time.monotonic()
+            if now - last >= PROGRESS_EVERY:
+                last = now
+                with self._operation():
+                    if current():
+                        self._progress[job] = min(1.0, max(0.0, fraction))
+
+        return report
+
+    def _analyse_in_background(self, board: Board, key: AidKey, depth: int | None, limit: float | None) -> None:
+        """In a worker thread: analyse, then keep the result only for the position it is of."""
+        result: Analysis | None = None
+        failure: Exception | None = None
+        try:
+            # Stale once the position changes, or once neither the scores nor a hint want it.
+            progress = self._reporter("analysis", lambda: self._aid_key() == key and self._analysis_wanted())
+            result = analyse(board, depth=depth, time_limit=limit, progress=progress)
+        except _Stale:
+            pass
+        except Exception as error:
+            failure = error
+        with self._operation():
+            if self._analysis_job == key:
+                self._analysis_job = None
+            if self._aid_key() != key:
+                return  # the position has moved on: none of this is shown
+            if failure is not None:
+                self._analysis_failed = key
+                self._notify("error", self._say("notice_analysis_failed", error=failure))
+                return
+            if result is not None:
+                self._analysis = (key, result)
+                if self._hint_for == key:
+                    self._notify("info", self._hint_message(result))
+
+    def _review_in_background(self, board: Board, line_id: int, depth: int | None, limit: float | None) -> None:
+        """In a worker thread: review the line, kept only if the line is still the same."""
+        reviews: list[MoveReview] | None = None
+        failure: Exception | None = None
+        try:
+            progress = self._reporter("review", lambda: self._line_id == line_id)
+            reviews = review_line(board, depth, limit, progress)
+        except _Stale:
+            pass
+        except Exception as error:
+            failure = error
+        with self._operation():
+            if self._review_job == line_id:
+                self._review_job = None
+            if self._line_id != line_id:
+                return
+            if failure is not None:
+                self._notify("error", self._say("notice_analysis_failed", error=failure))
+                return
+            if reviews is not None:
+                self._review = (line_id, reviews)
+                self._notify("info", self._review_done_message(reviews))
+
+    def _review_done_message(self, reviews: list[MoveReview]) -> Message:
+        lost = {BLACK: 0.0, WHITE: 0.0}
+        for entry in reviews:
+            lost[entry.color] += entry.loss
+        return self._say(
+            "notice_review_done",
+            black=self._color_message(BLACK),
+            white=self._color_message(WHITE),
+            black_loss=_number(lost[BLACK]),
+            white_loss=_number(lost[WHITE]),
+        )
+
+    def _review_entry(self, entry: MoveReview) -> dict[str, object]:
+        """One reviewed move as the views get it (js/PROTOCOL.md, ``review_moves``)."""
+        loss = round(entry.loss, 1)
+        mark = "" if entry.forced else next((sign for least, sign in REVIEW_MARKS if loss >= least), "")
+        if entry.forced:
+            note = self._text("review_forced")
+        elif loss <= 0:
+            note = self._text("review_best")
+        else:
+            note = self._text("review_loss", best=str(entry.best), loss=_number(loss))
+        return {
+            "ply": entry.ply,
+            "color": _COLOR_KEY[entry.color],
+            "move": str(entry.played),
+            "best": str(entry.best),
+            "score": round(entry.played_score, 2),
+            "best_score": round(entry.best_score, 2),
+            "loss": loss,
+            "exact": entry.exact,
+            "forced": entry.forced,
+            "mark": mark,
+            "note": note,
+        }
+
+    def _aids_picture(self) -> dict[str, object]:
+        """The aids' traits: only results that belong to what is shown now."""
+        key = self._aid_key()
+        analysis = self._current_analysis() if self._human_to_move() else None
+        hint: list[str] = []
+        scores: dict[str, str] = {}
+        if analysis is not None:
+            if self._hint_for == key:
+                hint = [str(entry.move) for entry in self._best_moves(analysis)]
+            if self.show_scores:
+                scores = {str(entry.move): self._score_text(entry) for entry in analysis.moves if entry.move}
+        reviews = self._review[1] if self._review is not None and self._review[0] == self._line_id else None
+        busy, progress = "", 0.0
+        if self._review_job is not None and self._review_job == self._line_id:
+            busy, progress = "review", self._progress.get("review", 0.0)
+        elif self._analysis_job == key and self._analysis_wanted():
+            busy = "hint" if self._hint_for == key else "scores"
+            progress = self._progress.get("analysis", 0.0)
+        return {
+            "hints": hint,
+            "scores": scores,
+            "review_moves": [] if reviews is None else [self._review_entry(entry) for entry in reviews],
+            "evaluations": [] if reviews is None else evaluations(reviews),
+            "busy": busy,
+            "progress": progress,
+            "can_review": bool(self._line) and self._line_finished(),
+            "can_pause": any(player is not None for player in self._players.values()),
+        }
 
     # -- writes to synced traits --------------------------------------------------------------
 
@@ -1216,6 +1686,33 @@ class ReversiWidget(anywidget.AnyWidget):
         if self._ready:
             with self._operation():
                 self._advance()
+
+    @traitlets.observe("show_scores")
+    def _show_scores_changed(self, change: Any) -> None:
+        if self._ready:
+            with self._operation():
+                pass  # on the way out: the overlay is drawn, or its analysis started
+
+    @traitlets.validate("analysis_depth")
+    def _valid_analysis_depth(self, proposal: Any) -> int | None:
+        value = proposal["value"]
+        if value is not None and (isinstance(value, bool) or not 1 <= value <= MAX_DEPTH):
+            raise InvalidSettingError(f"analysis_depth must be an int from 1 to {MAX_DEPTH} or None, got {value!r}")
+        return value
+
+    @traitlets.validate("analysis_time_limit")
+    def _valid_analysis_time_limit(self, proposal: Any) -> float | None:
+        try:
+            return check_time_limit(proposal["value"])
+        except ValueError as error:
+            raise InvalidSettingError(f"analysis_{error}") from None
+
+    @traitlets.observe("analysis_depth", "analysis_time_limit")
+    def _analysis_settings_changed(self, change: Any) -> None:
+        """Other settings, other scores: what was analysed is redone when still wanted."""
+        if self._ready:
+            with self._operation():
+                self._aid_epoch += 1
 
     @traitlets.validate("fill")
     def _valid_fill(self, proposal: Any) -> dict[str, str]:

@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Texts that may read the same as in English: pure formatting and words the languages share.
 SAME_AS_ENGLISH = {
     ("ca", "animation_normal"),  # "Normal"
+    ("ca", "level_expert"),  # "expert": the Catalan adjective is spelt the same
 }
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from reversi_widget import Board, explain
+from reversi_widget import Board, Move, explain
 from tests.support import jupyter_lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -242,6 +242,68 @@ def test_jupyterlab_explains_in_polish_and_practises_a_move(server: Server, page
     printed = run_code(page, 1, "print(w.board.transcript(), w.practice_mistakes, w.practice_moves, 'END')")
     assert printed.split() == ["d3", "2", "1", "END"]
     assert discs(page, board) == expected_discs(Board.from_transcript("d3"))
+
+
+def finished_transcript(seed: int) -> str:
+    """A whole game between two seeded random players, as a transcript."""
+    from reversi_widget.players import RandomPlayer
+
+    board, player = Board(), RandomPlayer(seed)
+    while not board.is_game_over():
+        board.push(Move.null(board.size) if board.must_pass() else player.choose(board))
+    return board.transcript()
+
+
+def test_jupyterlab_against_the_beginner_with_a_hint_scores_and_a_review(server: Server, page: Any) -> None:
+    """A human against the engine's weakest level: the computer replies, the Hint button
+    rings a legal square, the score toggle writes every legal move's score, and a
+    finished game is reviewed from its button (marks in the move list, the chart)."""
+    name = write_notebook(
+        server,
+        "aids.ipynb",
+        "from reversi_widget.widget import ReversiWidget\n"
+        "w = ReversiWidget(white='beginner', animation='off', analysis_depth=2)\nw",
+        "print('END')",
+    )
+    board = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
+    d3 = f'{board} [data-square="d3"]'
+    page.wait_for_selector(d3)
+    assert page.inner_text(f'{board} .rw-player[data-color="white"] [data-role="player-name"]') == "Computer (beginner)"
+    page.click(d3)
+    page.wait_for_function(
+        "(v) => document.querySelectorAll(v + ' [data-square]:not([data-disc=\"empty\"])').length === 6", arg=board
+    )
+    page.wait_for_selector(f'{board}[data-turn="black"]:not([data-thinking])')
+
+    page.click(f'{board} [data-action="hint"]')
+    page.wait_for_selector(f"{board} [data-square][data-hint]")
+    hinted = page.eval_on_selector_all(f"{board} [data-square][data-hint]", "els => els.map(e => e.dataset.square)")
+    legal = page.eval_on_selector_all(f"{board} [data-square][data-legal]", "els => els.map(e => e.dataset.square)")
+    assert hinted and set(hinted) <= set(legal)
+    page.wait_for_selector(f'{board} [data-role="notice"]:not([hidden])')
+    assert page.inner_text(f'{board} [data-role="notice"] .rw-notice-text').startswith("Hint for Black: ")
+
+    page.click(f'{board} input[data-setting="show_scores"]')
+    page.wait_for_function(
+        "([v, n]) => document.querySelectorAll(v + ' [data-square][data-score]').length === n",
+        arg=[board, len(legal)],
+    )
+    printed = run_code(page, 1, "print(sorted(w.hints), sorted(w.scores) == sorted(w.legal), w.show_scores, 'END')")
+    assert printed.split("END")[0].strip() == f"{sorted(hinted)} True True"
+
+    transcript = finished_transcript(4)
+    run_code(page, 1, f"w.white = 'human'\nw.show_scores = False\nw.load({transcript!r})\nprint('END')")
+    page.click(f'{board} [data-action="review"]')
+    moves = len(Board.from_transcript(transcript).move_stack)
+    page.wait_for_function(
+        "([v, n]) => document.querySelectorAll(v + ' [data-role=\"review-chart\"] circle[data-ply]').length === n",
+        arg=[board, moves + 1],
+    )
+    page.wait_for_selector(f"{board} [data-role=moves] [data-mark]")
+    losses = page.eval_on_selector_all(f"{board} [data-role=moves] [data-loss]", "els => els.map(e => +e.dataset.loss)")
+    assert len(losses) >= moves - 5 and min(losses) >= 0
+    printed = run_code(page, 1, "print(len(w.review_moves), len(w.evaluations), w.busy or '-', 'END')")
+    assert printed.split() == [str(moves), str(moves + 1), "-", "END"]
 
 
 def test_executed_notebook_keeps_the_board_in_html(tmp_path: Path) -> None:

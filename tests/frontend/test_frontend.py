@@ -624,9 +624,9 @@ def test_show_me_and_practice_toggles_write_traits(boot: Any) -> None:
 @pytest.mark.parametrize("language", ["pl", "uk", "ca"])
 def test_labels_in_every_language(boot: Any, language: str) -> None:
     from reversi_widget.i18n import translate
-    from reversi_widget.strings import front_end_strings
+    from reversi_widget.widget import ReversiWidget
 
-    strings = front_end_strings(language)
+    strings = ReversiWidget(language=language).strings  # what Python sends, aids included
     labels = {
         "black": translate("count_discs", language, count=2),
         "white": translate("count_discs", language, count=5),
@@ -638,13 +638,160 @@ def test_labels_in_every_language(boot: Any, language: str) -> None:
     toggles = page.eval_on_selector_all(f"{V1} .rw-toggle span", "els => els.map(e => e.textContent)")
     assert strings["show_me"] in toggles and strings["practice"] in toggles
     assert page.inner_text(f"{V1} [data-action=practice_done]") == strings["practice_done"]
+    assert page.inner_text(f"{V1} [data-action=hint]") == strings["hint"]
+    assert strings["show_scores"] in toggles
     card = page.get_attribute(f"{V1} .rw-player[data-color=black]", "aria-label")
     assert labels["black"] in card and "discs" not in card
     words = {"pl": ("2 pionki", "5 pionków"), "uk": ("2 фішки", "5 фішок"), "ca": ("2 peces", "5 peces")}[language]
     assert (labels["black"], labels["white"]) == words
     # every label the view draws is from the table: no English default is left
-    english = front_end_strings("en")
+    english = ReversiWidget().strings
     shown = page.evaluate(f"document.querySelector('{V1}').innerText")
-    for key in ("undo", "redo", "new_game", "moves", "show_legal", "practice_mistakes", "theme"):
+    for key in ("undo", "redo", "new_game", "moves", "show_legal", "practice_mistakes", "theme", "hint", "show_scores"):
         if english[key] != strings[key]:
             assert english[key] not in shown, key
+
+
+# -- analysis aids: hint, scores, review, pause, progress -------------------------------------------
+
+
+def shown(page: Any, selector: str) -> bool:
+    """The element is painted: visible, and neither it nor its styles hide it."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """s => { const el = document.querySelector(s); if (!el) return false;
+            const st = getComputedStyle(el);
+            return st.visibility === 'visible' && st.opacity !== '0' && st.display !== 'none'; }""",
+        selector,
+    )
+
+
+def test_hint_button_sends_the_intent_and_the_ring_marks_the_hinted_squares(boot: Any) -> None:
+    page = boot(8, ply=3)
+    assert page.is_enabled(f"{V1} [data-action=hint]") and page.inner_text(f"{V1} [data-action=hint]") == "Hint"
+    page.click(f"{V1} [data-action=hint]")
+    assert sent(page) == [{"kind": "hint", "ply": 3}]
+    assert squares_with(page, V1, "[data-hint]") == set()
+    assert not shown(page, f"{sq(V1, 'd3')} .rw-hint-ring")
+    set_traits(page, hints=["d3", "f5"])
+    assert squares_with(page, V1, "[data-hint]") == squares_with(page, V2, "[data-hint]") == {"d3", "f5"}
+    assert shown(page, f"{sq(V1, 'd3')} .rw-hint-ring") and not shown(page, f"{sq(V1, 'c4')} .rw-hint-ring")
+    assert page.get_attribute(sq(V1, "d3"), "aria-label") == "d3, empty, legal, flips 1, hint: best move"
+    set_traits(page, hints=[])  # the position moved on
+    assert squares_with(page, V1, "[data-hint]") == set()
+    set_traits(page, legal={})  # nothing to hint: a computer's turn or a forced pass
+    assert page.is_disabled(f"{V2} [data-action=hint]")
+
+
+SCORES = {"f5": "W+6", "d3": "+4", "e6": "D", "c4": "L-2"}  # as Python sends them: best first
+
+
+def test_score_overlay_writes_each_score_and_the_toggle_hides_it(boot: Any) -> None:
+    page = boot(8)
+    assert not page.is_checked(f"{V1} input[data-setting=show_scores]")
+    page.check(f"{V1} input[data-setting=show_scores]")
+    assert page.evaluate("window.setCalls") == [["show_scores", True]]
+    assert page.is_checked(f"{V2} input[data-setting=show_scores]") and sent(page) == []
+    set_traits(page, scores=SCORES)
+    texts = page.evaluate(
+        f"""() => Object.fromEntries([...document.querySelectorAll('{V1} [data-square]')]
+            .map(g => [g.dataset.square, g.querySelector('.rw-eval').textContent]).filter(([, t]) => t))"""
+    )
+    assert texts == SCORES
+    assert attr_map(page, V2, "data-score") == {name: SCORES.get(name) for name in attr_map(page, V2, "data-score")}
+    assert squares_with(page, V1, "[data-score-best]") == {"f5"}
+    assert shown(page, f"{sq(V1, 'd3')} .rw-eval") and not shown(page, f"{sq(V1, 'd3')} .rw-dot")
+    fills = {s: page.evaluate(f"getComputedStyle(document.querySelector('{sq(V1, s)} .rw-eval')).fill") for s in SCORES}
+    assert fills["f5"] != fills["d3"] == fills["c4"]  # the best score stands out
+    assert page.get_attribute(sq(V1, "c4"), "aria-label") == "c4, empty, legal, flips 1, score L-2"
+    page.uncheck(f"{V2} input[data-setting=show_scores]")
+    set_traits(page, scores={})  # Python clears the overlay when it is switched off
+    assert page.evaluate("window.setCalls")[-1] == ["show_scores", False]
+    assert squares_with(page, V1, "[data-score]") == set()
+    assert page.text_content(f"{sq(V1, 'f5')} .rw-eval") == "" and shown(page, f"{sq(V1, 'd3')} .rw-dot")
+
+
+REVIEWED_MOVES = ["f5", "d6", "c3", "d3", "c4", "pass"]
+REVIEW = [
+    {"ply": 1, "move": "f5", "best": "f5", "loss": 0.0, "mark": "", "note": "best move", "forced": False},
+    {"ply": 2, "move": "d6", "best": "f6", "loss": 2.5, "mark": "?!", "note": "best: f6, lost 2.5", "forced": False},
+    {"ply": 3, "move": "c3", "best": "d3", "loss": 6.0, "mark": "?", "note": "best: d3, lost 6", "forced": False},
+    {"ply": 4, "move": "d3", "best": "c4", "loss": 14.0, "mark": "??", "note": "best: c4, lost 14", "forced": False},
+    {"ply": 5, "move": "c4", "best": "c4", "loss": 0.0, "mark": "", "note": "best move", "forced": False},
+    {"ply": 6, "move": "pass", "best": "pass", "loss": 0.0, "mark": "", "note": "forced", "forced": True},
+]
+EVALUATIONS = [0.0, -0.5, 2.0, -4.0, 10.0, 10.0, 10.0]
+
+
+def test_review_button_marks_in_the_move_list_and_chart(boot: Any) -> None:
+    page = boot(8, moves=REVIEWED_MOVES, ply=6, turn="", legal={}, game_over=True)
+    assert not page.is_visible(f"{V1} [data-action=review]") and not page.is_visible(f"{V1} [data-role=review]")
+    set_traits(page, can_review=True)
+    page.click(f"{V2} [data-action=review]")
+    assert sent(page) == [{"kind": "review", "ply": 6}]
+    set_traits(page, busy="review", progress=0.4)
+    assert page.is_visible(f"{V1} [data-role=progress]") and page.get_attribute(V1, "data-busy") == "review"
+    assert page.inner_text(f"{V1} [data-role=progress]") == "Reviewing the game…"
+    assert page.evaluate(f"document.querySelector('{V1} [data-role=progress] progress').value") == 0.4
+    set_traits(page, busy="", progress=0.0, review_moves=REVIEW, evaluations=EVALUATIONS)
+    assert not page.is_visible(f"{V1} [data-role=progress]") and page.get_attribute(V1, "data-busy") is None
+    loss = page.eval_on_selector_all(
+        f"{V1} [data-role=moves] [data-ply]",
+        "els => els.map(e => [e.dataset.ply, e.dataset.loss ?? null, e.dataset.mark ?? null, e.title, e.innerText])",
+    )
+    assert loss == [
+        ["1", "0", None, "best move", "f5"],
+        ["2", "2.5", "?!", "best: f6, lost 2.5", "d6?!"],
+        ["3", "6", "?", "best: d3, lost 6", "c3?"],
+        ["4", "14", "??", "best: c4, lost 14", "d3??"],
+        ["5", "0", None, "best move", "c4"],
+        ["6", None, None, "forced", "pass"],
+    ]
+    assert page.get_attribute(f"{V2} [data-role=moves] [data-ply='3']", "aria-label") == "c3, best: d3, lost 6"
+    # the chart: one point per position, the line through them, a marker on the shown ply
+    chart = f"{V1} [data-role=review-chart]"
+    assert page.is_visible(chart) and page.is_visible(f"{V2} [data-role=review-chart]")
+    points = page.eval_on_selector_all(
+        f"{chart} circle[data-ply]", "els => els.map(e => [e.dataset.ply, +e.dataset.value])"
+    )
+    assert points == [[str(i), v] for i, v in enumerate(EVALUATIONS)]
+    ys = page.eval_on_selector_all(f"{chart} circle[data-ply]", "els => els.map(e => +e.getAttribute('cy'))")
+    assert ys[4] < ys[0] < ys[3]  # Black ahead is drawn above the middle line
+    line = page.get_attribute(f"{chart} .rw-chart-line", "points").split()
+    assert len(line) == len(EVALUATIONS)
+    assert page.get_attribute(f"{chart} .rw-chart-ply", "data-ply") == "6"
+    set_traits(page, ply=2)
+    assert page.get_attribute(f"{chart} .rw-chart-ply", "data-ply") == "2"
+    box = page.locator(chart).bounding_box()
+    page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # the start of the game
+    assert sent(page)[-1] == {"kind": "jump", "to": 0, "ply": 2}
+    set_traits(page, review_moves=[], evaluations=[])  # a new line: the review is gone
+    assert not page.is_visible(chart) and entries_with(page, "data-loss") == []
+    assert page.locator(f"{V1} .rw-annot").count() == 0
+
+
+def test_pause_button_follows_paused_and_sends_pause_or_resume(boot: Any) -> None:
+    page = boot(8, ply=7)
+    assert not page.is_visible(f"{V1} [data-action=pause]")
+    set_traits(page, can_pause=True)
+    button = f"{V1} [data-action=pause]"
+    assert page.inner_text(button) == "Pause" and page.get_attribute(button, "aria-pressed") == "false"
+    page.click(button)
+    set_traits(page, paused=True, ply=9)  # Python paused after two more moves
+    assert page.inner_text(f"{V2} [data-action=pause]") == "Resume"
+    assert page.get_attribute(button, "aria-pressed") == "true" and page.get_attribute(V1, "data-paused") == ""
+    page.click(f"{V2} [data-action=pause]")
+    assert sent(page) == [{"kind": "pause", "ply": 7}, {"kind": "resume", "ply": 9}]
+    set_traits(page, strings={"pause": "Wstrzymaj", "resume": "Wznów"})
+    assert page.inner_text(button) == "Wznów"
+
+
+def test_progress_of_a_hint_or_the_scores(boot: Any) -> None:
+    page = boot(8)
+    assert not page.is_visible(f"{V1} [data-role=progress]")
+    set_traits(page, busy="hint", progress=0.0)
+    assert page.inner_text(f"{V2} [data-role=progress]") == "Looking for the best move…"
+    set_traits(page, busy="scores", progress=0.75)
+    assert page.inner_text(f"{V1} [data-role=progress]") == "Scoring the moves…"
+    assert page.get_attribute(f"{V1} [data-role=progress] progress", "aria-valuetext") == "75%"
+    set_traits(page, busy="")
+    assert not page.is_visible(f"{V2} [data-role=progress]")

@@ -1,0 +1,343 @@
+"""Position analysis and game review: a score for every legal move, and the cost of each
+move actually played.
+
+Scores are disc margins from the point of view of the side to move in the analysed
+position: ``+4`` means that after this move the mover expects to finish four discs ahead
+(under the inverted goal: four discs *behind*, which is what it wants). An exact score is a
+proven final margin under perfect play (see ``solver``); otherwise it is the evaluation's
+estimate at the depth searched.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import dataclass
+
+from .board import Board, Move
+from .engine import (
+    INFINITY,
+    MAX_DEPTH,
+    MidgameSearch,
+    check_time_limit,
+    score_to_margin,
+)
+from .evaluation import make_evaluator
+from .progress import Progress, notebook_progress
+from .solver import INFINITY as EXACT_INFINITY
+from .solver import EndgameSearch, SearchTimeout, check_searchable, paused_gc, side_bitboards
+from .squares import COLOR_NAMES, Color
+
+#: Positions with at most this many empty squares are solved exactly by default.
+EXACT_EMPTIES = 12
+#: With a time limit, an exact solve is attempted up to this many empty squares.
+EXACT_EMPTIES_TIMED = 16
+
+
+def default_depth(size: int) -> int:
+    """A depth that analyses a position in well under a second on this size."""
+    return 4 if size <= 8 else 3 if size <= 12 else 2
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """One legal move: its score for the side to move, and the line the search expects."""
+
+    move: Move
+    score: float
+    exact: bool
+    line: tuple[Move, ...]
+    depth: int
+
+    @property
+    def result(self) -> str | None:
+        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move when exact, else ``None``."""
+        if not self.exact:
+            return None
+        return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
+
+    def score_text(self) -> str:
+        """``"+4"`` (exact) or ``"+3.25"`` (estimate)."""
+        return f"{self.score:+.0f}" if self.exact else f"{self.score:+.2f}"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every legal move of a position, best first."""
+
+    position: str
+    size: int
+    turn: Color
+    goal: str
+    scoring: str
+    moves: tuple[MoveAnalysis, ...]
+    depth: int
+    nodes: int
+    seconds: float
+
+    @property
+    def best(self) -> MoveAnalysis:
+        return self.moves[0]
+
+    @property
+    def exact(self) -> bool:
+        """True when every score is a proven result."""
+        return all(m.exact for m in self.moves)
+
+    def __getitem__(self, move: Move | str) -> MoveAnalysis:
+        """The analysis of one move, by ``Move`` or name (``analysis["d3"]``)."""
+        for entry in self.moves:
+            if entry.move == move or str(entry.move) == str(move).strip().lower():
+                return entry
+        raise KeyError(f"{move!s} is not a legal move here: moves are {', '.join(str(m.move) for m in self.moves)}")
+
+    def _heading(self) -> str:
+        how = "exact" if self.exact else f"depth {self.depth}"
+        return f"{COLOR_NAMES[self.turn]} to move ({self.size}x{self.size}, {self.goal}, {how})"
+
+    def __str__(self) -> str:
+        rows = [("move", "score", "result", "line")]
+        for m in self.moves:
+            rows.append((str(m.move), m.score_text(), m.result or "", " ".join(str(x) for x in m.line)))
+        widths = [max(len(r[i]) for r in rows) for i in range(3)]
+        lines = [self._heading()]
+        for r in rows:
+            lines.append(f"{r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}  {r[2]:<{widths[2]}}  {r[3]}".rstrip())
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        cells = []
+        for m in self.moves:
+            line = html.escape(" ".join(str(x) for x in m.line))
+            cells.append(
+                f"<tr><td>{html.escape(str(m.move))}</td><td style='text-align:right'>{m.score_text()}</td>"
+                f"<td>{m.result or ''}</td><td>{line}</td></tr>"
+            )
+        return (
+            f"<table class='reversi-analysis'><caption>{html.escape(self._heading())}</caption>"
+            "<thead><tr><th>move</th><th>score</th><th>result</th><th>line</th></tr></thead>"
+            f"<tbody>{''.join(cells)}</tbody></table>"
+        )
+
+
+def _check_depth(depth: object) -> int | None:
+    if depth is None:
+        return None
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} or None, got {depth!r}")
+    return depth
+
+
+def analyse(
+    board: Board,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+    *,
+    show_progress: bool = False,
+) -> Analysis:
+    """Score every legal move of ``board`` for the side to move, best first.
+
+    Without ``depth`` and ``time_limit`` it searches ``default_depth(size)`` plies and solves
+    exactly from ``EXACT_EMPTIES`` empty squares. ``depth`` fixes the depth (a depth that
+    reaches the end solves exactly); ``time_limit`` deepens until the time is up (keeping the
+    last depth completed for every move) and tries an exact solve from ``EXACT_EMPTIES_TIMED``.
+    ``progress(fraction, message)`` is called along the way; ``show_progress`` shows a bar in
+    a notebook. A position where the side to move must pass has one entry, the pass. The
+    board is not changed.
+    """
+    check_searchable(board, "analyse")
+    depth = _check_depth(depth)
+    time_limit = check_time_limit(time_limit)
+    if progress is None and show_progress:
+        progress = notebook_progress("Analysing")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    rules = board.rules
+    if board.must_pass():
+        passed = board.copy(stack=False)
+        passed.push_pass()
+        reply = analyse(passed, depth, time_limit, progress)
+        best = reply.best
+        entry = MoveAnalysis(
+            Move.null(board.size), -best.score, best.exact, (Move.null(board.size), *best.line), depth=best.depth
+        )
+        return Analysis(
+            board.to_string(), board.size, board.turn, rules.goal, rules.scoring, (entry,), reply.depth, reply.nodes,
+            time.perf_counter() - start,
+        )  # fmt: skip
+    empties = board.empty_count()
+    if depth is not None:
+        want_exact = depth >= empties
+    elif time_limit is not None:
+        want_exact = empties <= EXACT_EMPTIES_TIMED
+    else:
+        want_exact = empties <= EXACT_EMPTIES
+    entries: list[MoveAnalysis] | None = None
+    nodes = 0
+    reached = empties
+    if want_exact:
+        solver = EndgameSearch(board.size, rules.goal, rules.scoring)
+        # With a time limit the exact attempt leaves a third of it for the estimate.
+        solver.deadline = None if time_limit is None else start + time_limit * 2 / 3
+        try:
+            with paused_gc():
+                entries = _exact_entries(board, solver, progress)
+        except SearchTimeout:
+            entries = None
+        nodes += solver.nodes
+    if entries is None:
+        if depth is None:
+            depth = MAX_DEPTH if time_limit is not None else default_depth(board.size)
+        with paused_gc():
+            entries, reached, mid_nodes = _midgame_entries(board, depth, deadline, progress)
+        nodes += mid_nodes
+    entries.sort(key=lambda e: -e.score)
+    if progress is not None:
+        progress(1.0, "analysis done")
+    return Analysis(
+        board.to_string(), board.size, board.turn, rules.goal, rules.scoring, tuple(entries), reached, nodes,
+        time.perf_counter() - start,
+    )  # fmt: skip
+
+
+def _children(board: Board) -> list[tuple[Move, int, int]]:
+    """(move, opponent's bitboard, mover's bitboard) after each legal move."""
+    p, o = side_bitboards(board)
+    flips = board._geo.flips
+    out = []
+    for move in board.legal_moves:
+        sq = move.square
+        assert sq is not None
+        f = flips(p, o, sq)
+        out.append((move, o ^ f, p | f | (1 << sq)))
+    return out
+
+
+def _moves_of(squares: list[int | None], size: int) -> tuple[Move, ...]:
+    return tuple(Move(sq, size) for sq in squares)
+
+
+def _exact_entries(board: Board, solver: EndgameSearch, progress: Progress | None) -> list[MoveAnalysis]:
+    children = _children(board)
+    entries = []
+    empties = board.empty_count()
+    for index, (move, no, np_) in enumerate(children):
+        score = -solver.search(no, np_, -EXACT_INFINITY, EXACT_INFINITY)
+        line = (move, *_moves_of(solver.best_line(no, np_), board.size))
+        entries.append(MoveAnalysis(move, float(score), True, line, empties))
+        if progress is not None:
+            progress((index + 1) / len(children), f"solved {move} ({index + 1} of {len(children)})")
+    return entries
+
+
+def _midgame_entries(
+    board: Board, depth: int, deadline: float | None, progress: Progress | None
+) -> tuple[list[MoveAnalysis], int, int]:
+    """Iterative deepening over every move with a full window; the last depth completed
+    for all moves is kept. Depth 1 always completes, whatever the deadline."""
+    rules = board.rules
+    search = MidgameSearch(board.size, rules.goal, rules.scoring, make_evaluator(board.size, rules.goal))
+    moves = search.moves
+    children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board)]
+    scores: dict[Move, int] = {}
+    reached = 0
+    max_depth = min(depth, board.empty_count())
+    start = time.perf_counter()
+    try:
+        for d in range(1, max_depth + 1):
+            search.deadline = deadline if d > 1 else None
+            current: dict[Move, int] = {}
+            # Best moves of the last depth first: their lines fill the table for the rest.
+            ordered = sorted(children, key=lambda c: -scores.get(c[0], 0))
+            for index, (move, no, np_, reply) in enumerate(ordered):
+                current[move] = -search.negamax(no, np_, d - 1, -INFINITY, INFINITY, reply)
+                if progress is not None:
+                    if deadline is None:
+                        fraction = (d - 1 + (index + 1) / len(ordered)) / max_depth
+                    else:
+                        span = max(1e-9, deadline - start)
+                        fraction = min(0.99, max(0.0, (time.perf_counter() - start) / span))
+                    progress(fraction, f"depth {d}: {move} ({index + 1} of {len(ordered)})")
+            scores, reached = current, d
+            if all(score_to_margin(v)[1] for v in scores.values()):
+                break  # every move is already proven: deeper changes nothing
+    except SearchTimeout:
+        pass  # keep the last depth completed
+    finally:
+        search.deadline = None
+    entries = []
+    for move, no, np_, _reply in children:
+        score = scores[move]
+        margin, exact = score_to_margin(score)
+        line = (move, *_moves_of(search.principal_line(no, np_, max(0, reached - 1)), board.size))
+        entries.append(MoveAnalysis(move, margin, exact, line, reached))
+    return entries, reached, search.flush_nodes()
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One played move of a game, judged against the best move of its position.
+
+    ``loss`` is how many discs of final margin the played move gave away by the analysis
+    (0 for the best move, a pass or a placement); ``forced`` marks passes, placements of the
+    free start and positions with a single legal move."""
+
+    ply: int
+    color: Color
+    played: Move
+    best: Move
+    played_score: float
+    best_score: float
+    loss: float
+    exact: bool
+    forced: bool
+
+    def __str__(self) -> str:
+        who = COLOR_NAMES[self.color]
+        if self.forced:
+            return f"{self.ply}. {who} {self.played} (forced)"
+        verdict = "best" if self.loss <= 0 else f"loses {self.loss:g} (best {self.best} {self.best_score:+g})"
+        return f"{self.ply}. {who} {self.played} {self.played_score:+g}: {verdict}"
+
+
+def review(
+    game_or_board: object,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+    *,
+    show_progress: bool = False,
+) -> list[MoveReview]:
+    """Review every move of a game (a ``Game`` or a ``Board`` with its move stack): the best
+    move of each position, the played move's score and the discs it lost. ``depth`` and
+    ``time_limit`` apply to each position as in ``analyse``."""
+    from .game import Game
+
+    if isinstance(game_or_board, Game):
+        board = game_or_board.board()
+    elif isinstance(game_or_board, Board):
+        board = game_or_board
+    else:
+        raise TypeError(f"review needs a Game or a Board, got {type(game_or_board).__name__}")
+    _check_depth(depth)
+    check_time_limit(time_limit)
+    if progress is None and show_progress:
+        progress = notebook_progress("Reviewing")
+    position = board.root()
+    played_moves = list(board.move_stack)
+    reviews = []
+    for ply, played in enumerate(played_moves, 1):
+        color = position.turn
+        if not played or position.in_placement() or len(position.legal_moves) == 1:
+            reviews.append(MoveReview(ply, color, played, played, 0.0, 0.0, 0.0, False, True))
+        else:
+            analysis = analyse(position, depth, time_limit)
+            best = analysis.best
+            mine = analysis[played]
+            loss = max(0.0, best.score - mine.score)
+            reviews.append(MoveReview(ply, color, played, best.move, mine.score, best.score, loss, mine.exact, False))
+        position.push(played)
+        if progress is not None:
+            progress(ply / len(played_moves), f"reviewed move {ply} of {len(played_moves)}")
+    return reviews

@@ -1,0 +1,174 @@
+"""analyse and review: a score for every move, consistent with the solver and the engine."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from reversi_widget import Board, IllegalMoveError, InvalidPositionError, Move, Rules
+from reversi_widget.analysis import Analysis, analyse, review
+from reversi_widget.engine import Engine
+from reversi_widget.game import Game
+from reversi_widget.solver import solve
+
+
+def position(size: int, plies: int, seed: int, goal: str = "classic") -> Board:
+    """A running position with at least two legal moves, reached by random play."""
+    while True:
+        rng = random.Random(seed)
+        board = Board(rules=Rules(size=size, goal=goal))
+        for _ in range(plies):
+            if board.is_game_over():
+                break
+            if board.must_pass():
+                board.push_pass()
+            else:
+                board.push(rng.choice(list(board.legal_moves)))
+        if not board.is_game_over() and len(board.legal_moves) >= 2:
+            return board
+        seed += 1000
+
+
+def replays(board: Board, line: tuple[Move, ...]) -> bool:
+    copy = board.copy()
+    for move in line:
+        if move not in copy.legal_moves and not (not move and copy.must_pass()):
+            return False
+        copy.push(move)
+    return True
+
+
+def test_every_legal_move_is_scored_best_first() -> None:
+    board = position(8, 12, 1)
+    before = (board.to_string(), list(board.move_stack))
+    analysis = analyse(board)
+    assert (board.to_string(), list(board.move_stack)) == before
+    assert sorted(str(m.move) for m in analysis.moves) == sorted(str(m) for m in board.legal_moves)
+    scores = [m.score for m in analysis.moves]
+    assert scores == sorted(scores, reverse=True)
+    assert analysis.best is analysis.moves[0]
+    assert analysis.depth == 4 and not analysis.exact
+    for entry in analysis.moves:
+        assert entry.line[0] == entry.move
+        assert replays(board, entry.line)
+        assert entry.result is None
+
+
+@pytest.mark.parametrize("goal", ["classic", "inverted"])
+def test_exact_analysis_agrees_with_the_solver(goal: str) -> None:
+    board = position(6, 24, 2, goal)
+    analysis = analyse(board)
+    assert analysis.exact
+    for entry in analysis.moves:
+        child = board.copy()
+        child.push(entry.move)
+        if child.is_game_over():
+            continue
+        assert entry.score == -solve(child).score
+        assert entry.result == ("win" if entry.score > 0 else "loss" if entry.score < 0 else "draw")
+    best = solve(board)
+    assert analysis.best.score == best.score
+    assert analysis.best.move in best.best_moves
+
+
+def test_depth_one_ranks_like_the_evaluation() -> None:
+    board = position(8, 10, 3)
+    shallow = analyse(board, depth=1)
+    assert shallow.depth == 1
+    assert all(len(m.line) == 1 for m in shallow.moves)
+
+
+def test_time_limited_analysis_stops_in_time() -> None:
+    board = position(10, 20, 4)
+    start = time.perf_counter()
+    analysis = analyse(board, time_limit=0.3)
+    assert time.perf_counter() - start < 0.9
+    assert analysis.depth >= 1
+    assert len(analysis.moves) == len(board.legal_moves)
+
+
+def test_time_limit_too_short_for_the_exact_solve_falls_back_to_estimates() -> None:
+    board = position(8, 45, 7)  # 15 empties: an exact solve of every move takes seconds
+    start = time.perf_counter()
+    analysis = analyse(board, time_limit=0.2)
+    assert time.perf_counter() - start < 1.0
+    assert len(analysis.moves) == len(board.legal_moves)
+    assert analysis.depth >= 1
+
+
+def test_pass_position_has_one_pass_entry() -> None:
+    board = Board.from_string("OXXX-OOOOXXX-XXX X", rules=Rules(size=4))
+    analysis = analyse(board)
+    assert [str(m.move) for m in analysis.moves] == ["pass"]
+    assert analysis.best.score == solve(board).score
+
+
+def test_text_and_html_tables() -> None:
+    board = position(6, 26, 5)
+    analysis = analyse(board)
+    text = str(analysis)
+    assert "to move" in text and "exact" in text
+    for entry in analysis.moves:
+        assert str(entry.move) in text
+        assert entry.score_text() in text
+    html = analysis._repr_html_()
+    assert html.startswith("<table") and html.count("<tr>") == len(analysis.moves) + 1
+    assert isinstance(analysis, Analysis)
+    assert analysis[str(analysis.best.move)] is analysis.best
+    with pytest.raises(KeyError, match="not a legal move"):
+        analysis["pass"]  # the side to move has moves, so passing is not among them
+
+
+def test_progress_is_reported() -> None:
+    board = position(8, 14, 6)
+    calls: list[float] = []
+    analyse(board, depth=2, progress=lambda fraction, message: calls.append(fraction))
+    assert calls == sorted(calls) and calls[-1] == 1.0
+    assert len(calls) == 2 * len(board.legal_moves) + 1
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="depth"):
+        analyse(Board(), depth=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        analyse(Board(), time_limit=-1)
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        analyse(Board.from_string("XXXXXXXXXXXXXXXX O", rules=Rules(size=4)))
+    with pytest.raises(InvalidPositionError, match="placement"):
+        analyse(Board(rules=Rules(start="free")))
+    with pytest.raises(TypeError, match="Game or a Board"):
+        review("f5d6")
+
+
+def test_review_of_a_game() -> None:
+    board = Board(rules=Rules(size=6))
+    engines = (Engine("easy", seed=1), Engine("beginner", seed=2))
+    while not board.is_game_over():
+        board.push(engines[board.ply % 2].choose(board))
+    game = Game.from_board(board)
+    before = (board.to_string(), list(board.move_stack))
+    calls: list[float] = []
+    reviews = review(game, depth=2, progress=lambda fraction, message: calls.append(fraction))
+    assert (board.to_string(), list(board.move_stack)) == before
+    assert len(reviews) == len(board.move_stack) == len(calls)
+    assert [r.played for r in reviews] == board.move_stack
+    replay = board.root()
+    for entry in reviews:
+        assert entry.color == replay.turn
+        assert entry.loss >= 0
+        if entry.forced:
+            assert entry.loss == 0 and entry.best == entry.played
+        else:
+            assert entry.best in replay.legal_moves
+            assert entry.loss == pytest.approx(entry.best_score - entry.played_score)
+            if entry.played == entry.best:
+                assert entry.loss == 0
+        assert str(entry).startswith(f"{entry.ply}. ")
+        replay.push(entry.played)
+    # The beginner's moves lose more on average than the easy level's.
+    easy = [r.loss for r in reviews if r.color and not r.forced]
+    beginner = [r.loss for r in reviews if not r.color and not r.forced]
+    assert sum(easy) / max(1, len(easy)) < sum(beginner) / max(1, len(beginner))
+    assert review(board, depth=2) == reviews  # a board with its move stack reviews the same

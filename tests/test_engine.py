@@ -1,0 +1,234 @@
+"""The computer player: legal on every size and goal, within its time, reproducible, strong
+enough to beat the beginner, and never touching the board it is given."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from reversi_widget import BLACK, Board, IllegalMoveError, Move, Rules
+from reversi_widget.engine import LEVEL_SETTINGS, WIN, Engine, score_to_margin
+from reversi_widget.evaluation import make_edge_stability, make_evaluator, masks
+
+SIZES = [4, 6, 8, 10, 12, 14, 16]
+GOALS = ["classic", "inverted"]
+CORNER_POSITION = "-OOOX--XXX---OXX--O-XX---O-X-------- O"  # 6x6, White may take the f1 corner
+
+
+def advance(board: Board, plies: int, rng: random.Random) -> Board:
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        if board.must_pass():
+            board.push_pass()
+        else:
+            board.push(rng.choice(list(board.legal_moves)))
+    return board
+
+
+def snapshot(board: Board) -> tuple[str, list[Move]]:
+    return board.to_string(), list(board.move_stack)
+
+
+def play_game(black: Engine, white: Engine, board: Board) -> Board:
+    while not board.is_game_over():
+        engine = black if board.turn == BLACK else white
+        move = engine.choose(board)
+        board.push(move)  # raises if the engine picked an illegal move
+    return board
+
+
+@pytest.mark.parametrize("goal", GOALS)
+@pytest.mark.parametrize("size", SIZES)
+def test_every_level_plays_legal_moves(size: int, goal: str) -> None:
+    rng = random.Random(size)
+    board = advance(Board(rules=Rules(size=size, goal=goal)), size, rng)
+    before = snapshot(board)
+    for level in LEVEL_SETTINGS:
+        engine = Engine(level, time_limit=0.05, seed=level)
+        move = engine.choose(board)
+        assert move in board.legal_moves, (level, str(move))
+        assert snapshot(board) == before  # the engine never mutates the board
+
+
+@pytest.mark.parametrize("goal", GOALS)
+def test_whole_games_on_small_boards_end_legally(goal: str) -> None:
+    for size, levels in ((4, (1, 7)), (6, (2, 5))):
+        board = play_game(
+            Engine(levels[0], time_limit=0.05, seed=1),
+            Engine(levels[1], time_limit=0.05, seed=2),
+            Board(rules=Rules(size=size, goal=goal)),
+        )
+        assert board.outcome() is not None
+
+
+def test_free_start_places_centre_discs_first() -> None:
+    board = Board(rules=Rules(size=6, start="free"))
+    engine = Engine("medium", seed=3)
+    for _ in range(4):
+        move = engine.choose(board)
+        assert move.square is not None and board._geo.centre >> move.square & 1
+        board.push(move)
+    assert not board.in_placement()
+    assert engine.choose(board) in board.legal_moves
+
+
+def test_pass_and_game_over() -> None:
+    must_pass = Board.from_string("OXXX-OOOOXXX-XXX X", rules=Rules(size=4))
+    assert must_pass.must_pass()
+    move = Engine("expert").choose(must_pass)
+    assert not move and move == Move.null(4)
+    finished = Board.from_string("XXXXXXXXXXXXXXXX O", rules=Rules(size=4))
+    before = snapshot(finished)
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        Engine().choose(finished)
+    assert snapshot(finished) == before
+
+
+def test_levels_and_names() -> None:
+    assert Engine.LEVELS == {"beginner": 1, "easy": 2, "medium": 4, "hard": 5, "expert": 7}
+    for name, number in Engine.LEVELS.items():
+        assert Engine(name).level == number
+        assert Engine(name.upper()).level == number
+    assert Engine(3).level == 3
+    assert Engine("expert").budget == pytest.approx(1.0)
+    assert Engine(7, time_limit=0.3).budget == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("level", [0, 8, -1, 2.5, True, None, "grandmaster", ""])
+def test_bad_level_is_refused(level: object) -> None:
+    with pytest.raises(ValueError, match="level"):
+        Engine(level)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("time_limit", [0, -1, float("nan"), float("inf"), "fast", True])
+def test_bad_time_limit_is_refused(time_limit: object) -> None:
+    with pytest.raises(ValueError, match="time_limit"):
+        Engine(4, time_limit=time_limit)  # type: ignore[arg-type]
+
+
+def test_bad_seed_and_board_are_refused() -> None:
+    with pytest.raises(ValueError, match="seed"):
+        Engine(4, seed="abc")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Board"):
+        Engine(4).choose("f5d6")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("size", "plies"), [(8, 20), (16, 60)])
+def test_time_budget_is_kept(size: int, plies: int) -> None:
+    board = advance(Board(rules=Rules(size=size)), plies, random.Random(5))
+    for level in (5, 7):
+        engine = Engine(level, time_limit=0.2)
+        start = time.perf_counter()
+        move = engine.choose(board)
+        elapsed = time.perf_counter() - start
+        assert move in board.legal_moves
+        assert elapsed < 0.6, f"level {level} took {elapsed:.2f} s on {size}x{size} with a 0.2 s budget"
+
+
+def test_garbage_collector_is_back_on_after_a_search() -> None:
+    import gc
+
+    board = advance(Board(), 10, random.Random(2))
+    assert gc.isenabled()
+    Engine(7, time_limit=0.05).choose(board)  # interrupted by its deadline
+    assert gc.isenabled()
+
+
+def test_strongest_level_uses_its_second() -> None:
+    board = advance(Board(), 16, random.Random(9))
+    engine = Engine("expert")
+    start = time.perf_counter()
+    engine.choose(board)
+    elapsed = time.perf_counter() - start
+    info = engine.last_search
+    assert info is not None and info.depth >= 3
+    assert elapsed < 1.5
+
+
+def test_same_seed_same_game() -> None:
+    def game(seed: int) -> list[Move]:
+        board = Board(rules=Rules(size=6))
+        play_game(Engine(3, seed=seed), Engine(1, seed=seed + 1), board)
+        return list(board.move_stack)
+
+    assert game(7) == game(7)
+    assert len({tuple(game(seed)) for seed in (1, 2, 3)}) > 1  # the noise varies the games
+
+
+def test_hard_beats_beginner() -> None:
+    wins = 0
+    for game_number in range(4):
+        strong = Engine("hard", time_limit=0.3, seed=game_number)
+        weak = Engine("beginner", seed=100 + game_number)
+        strong_is_black = game_number % 2 == 0
+        board = Board(rules=Rules(size=6))
+        play_game(strong if strong_is_black else weak, weak if strong_is_black else strong, board)
+        outcome = board.outcome()
+        assert outcome is not None
+        wins += outcome.winner == (BLACK if strong_is_black else not BLACK)
+    assert wins >= 3
+
+
+def test_inverted_goal_avoids_the_corner_classic_takes() -> None:
+    for level in (3, 5):
+        classic = Board(CORNER_POSITION, rules=Rules(size=6))
+        inverted = Board(CORNER_POSITION, rules=Rules(size=6, goal="inverted"))
+        assert str(Engine(level, seed=0).choose(classic)) == "f1"
+        assert str(Engine(level, seed=0).choose(inverted)) != "f1"
+
+
+def test_inverted_evaluation_prefers_fewer_discs_and_no_corners() -> None:
+    size = 8
+    classic = make_evaluator(size, "classic")
+    inverted = make_evaluator(size, "inverted")
+    geo = Board()._geo
+    # Late in the game, the same shape with more of the mover's discs.
+    few = int("".join("1" if i % 5 == 0 else "0" for i in range(60)), 2)
+    rest = geo.full & ~few & ~0b1111  # four empties at a1-d1
+    more, less = rest, few
+    assert inverted(less, more, geo.moves(less, more)) > inverted(more, less, geo.moves(more, less))
+    assert classic(less, more, geo.moves(less, more)) < classic(more, less, geo.moves(more, less))
+    # Owning a corner is good in classic and bad in inverted.
+    p, o = 1 << 27, (1 << 28) | (1 << 35)
+    with_corner = p | 1
+    for evaluate, sign in ((classic, 1), (inverted, -1)):
+        gain = evaluate(with_corner, o, geo.moves(with_corner, o)) - evaluate(p, o, geo.moves(p, o))
+        assert gain * sign > 0
+
+
+def test_edge_stability_follows_corners() -> None:
+    stable = make_edge_stability(8)
+    m = masks(8)
+    top = m.edge_lines[0]
+    assert stable(0b111, 0b111) == 0b111  # a1-c1 joined to the a1 corner
+    assert stable(0b110, 0b110) == 0  # no corner: nothing is sure
+    assert stable(0b1011, 0b1111) == 0b11  # the run stops at the opponent's disc
+    assert stable(top & ~0b10, top) == top & ~0b10  # a full edge is stable whatever the colours
+    column = sum(1 << (8 * r) for r in range(3))  # a1, a2, a3
+    assert stable(column, column) == column
+
+
+def test_score_scale() -> None:
+    assert score_to_margin(WIN + 400) == (4.0, True)
+    assert score_to_margin(-WIN - 200) == (-2.0, True)
+    assert score_to_margin(250) == (2.5, False)
+
+
+def test_expert_plays_a_solved_endgame_perfectly() -> None:
+    from reversi_widget.solver import solve
+
+    seed = 4
+    board = advance(Board(rules=Rules(size=6)), 22, random.Random(seed))
+    while board.is_game_over() or len(board.legal_moves) < 2:
+        seed += 1
+        board = advance(Board(rules=Rules(size=6)), 22, random.Random(seed))
+    solution = solve(board)
+    engine = Engine("expert")
+    move = engine.choose(board)
+    assert move in solution.best_moves
+    info = engine.last_search
+    assert info is not None and info.exact
+    assert info.margin == solution.score
