@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .analysis import Analysis, MoveAnalysis, MoveReview, analyse, review
 from .board import Board, LegalMoveList, Move, Outcome, Termination
+from .engine import Engine
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
 from .explain import Explanation, explain
 from .game import Game
@@ -12,6 +14,7 @@ from .ggf import load_ggf, read_ggf, read_ggf_games, write_ggf, write_ggf_games
 from .i18n import LANGUAGES, strings_for, translate
 from .perft import perft
 from .rules import Rules
+from .solver import Solution, solve
 from .squares import BLACK, COLOR_NAMES, SQUARE_NAMES, WHITE, Color, Square, parse_square, square_name
 from .wthor import WthorRecord, read_wthor
 from .wthor import replay as replay_wthor
@@ -22,8 +25,10 @@ __all__ = [
     "LANGUAGES",
     "SQUARE_NAMES",
     "WHITE",
+    "Analysis",
     "Board",
     "Color",
+    "Engine",
     "Explanation",
     "Game",
     "IllegalMoveError",
@@ -31,13 +36,17 @@ __all__ = [
     "InvalidPositionError",
     "LegalMoveList",
     "Move",
+    "MoveAnalysis",
+    "MoveReview",
     "Outcome",
     "ReversiError",
     "ReversiWidget",
     "Rules",
+    "Solution",
     "Square",
     "Termination",
     "WthorRecord",
+    "analyse",
     "explain",
     "load_ggf",
     "parse_square",
@@ -46,6 +55,8 @@ __all__ = [
     "read_ggf_games",
     "read_wthor",
     "replay_wthor",
+    "review",
+    "solve",
     "square_name",
     "strings_for",
     "translate",
