@@ -393,7 +393,7 @@ class Board:
             # The common case, kept short: a disc that flips something is a legal move.
             sq = move.square
             p, o = (self._black, self._white) if self.turn else (self._white, self._black)
-            if not (p | o) >> sq & 1 and (flipped := self._geo.flips(p, o, sq)):
+            if not (p | o) >> sq & 1 and (flipped := self._geo.flippers[sq](p, o)):
                 self._push_unchecked(move, flipped)
                 return
         m = self._parse_move(move)

@@ -52,6 +52,7 @@ class Geometry:
         self.centre = sum(1 << ((n // 2 - 1 + r) * n + n // 2 - 1 + c) for r in (0, 1) for c in (0, 1))
         self.corners = (1 << 0) | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1))
         self.moves: Callable[[int, int], int] = self._make_move_generator()
+        self.flippers = self._make_flippers()
 
     def _ray(self, sq: int, dc: int, dr: int) -> int:
         """The squares from ``sq`` (excluded) to the edge in one direction."""
@@ -81,22 +82,18 @@ class Geometry:
         exec(compile(move_generator_source(self), f"<moves {self.size}x{self.size}>", "exec"), namespace)
         return namespace["moves"]
 
+    def _make_flippers(self) -> tuple[Callable[[int, int], int], ...]:
+        """Compile one ``flips`` function per square: see ``flipper_source``."""
+        namespace: dict[str, Callable[[int, int], int]] = {}
+        source = "".join(flipper_source(self, sq) for sq in range(self.squares))
+        exec(compile(source, f"<flips {self.size}x{self.size}>", "exec"), namespace)
+        return tuple(namespace[f"flips_{sq}"] for sq in range(self.squares))
+
     def flips(self, p: int, o: int, sq: int) -> int:
-        """Bitboard of the opponent discs a disc placed on ``sq`` flanks (0 if none)."""
-        flipped = 0
-        not_o = ~o
-        for ray in self.rays_up[sq]:
-            blockers = ray & not_o
-            first = blockers & -blockers
-            if first & p:
-                flipped |= ray & (first - 1)
-        for ray in self.rays_down[sq]:
-            blockers = ray & not_o
-            if blockers:
-                first = 1 << (blockers.bit_length() - 1)
-                if first & p:
-                    flipped |= ray & -(first << 1)
-        return flipped
+        """Bitboard of the opponent discs a disc placed on ``sq`` flanks (0 if none).
+
+        Hot loops call ``flippers[sq](p, o)`` directly and save this call."""
+        return self.flippers[sq](p, o)
 
 
 def move_generator_source(geo: Geometry) -> str:
@@ -126,6 +123,30 @@ def move_generator_source(geo: Geometry) -> str:
                 covered += level
             lines.append(f"    r |= (f {op} {shift}) & {mask:#x}" if masked else f"    r |= f {op} {shift}")
     lines.append(f"    return r & ~(p | o) & {geo.full:#x}")
+    return "\n".join(lines) + "\n"
+
+
+def flipper_source(geo: Geometry, sq: int) -> str:
+    """Python source of ``flips_<sq>(p, o)``: the discs flanked from ``sq``, ray by ray.
+
+    A ray only matters when the square next to ``sq`` on it holds an opponent disc; then
+    the first disc on the ray that is not the opponent's (``x & -x`` going up the bits,
+    ``bit_length()`` going down) must be ours, and everything before it flips.
+    """
+    lines = [f"def flips_{sq}(p, o):", "    r = 0", "    no = ~o"]
+    for rays, grows in ((geo.rays_up[sq], True), (geo.rays_down[sq], False)):
+        for ray in rays:
+            nearest = ray & -ray if grows else 1 << (ray.bit_length() - 1)
+            lines.append(f"    if o & {nearest:#x}:")
+            lines.append(f"        c = {ray:#x} & no")
+            if grows:
+                lines.append("        f = c & -c")
+                lines.append(f"        if f & p: r |= {ray:#x} & (f - 1)")
+            else:
+                lines.append("        if c:")
+                lines.append("            f = 1 << (c.bit_length() - 1)")
+                lines.append(f"            if f & p: r |= {ray:#x} & -(f << 1)")
+    lines.append("    return r")
     return "\n".join(lines) + "\n"
 
 

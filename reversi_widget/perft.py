@@ -7,7 +7,7 @@ left. From the 8x8 start: 4, 12, 56, 244, 1396, 8200, 55092, 390216, ...
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .board import Board
 from .squares import BLACK
@@ -24,23 +24,23 @@ def perft(board: Board, depth: int) -> int:
     black, white = board.bitboards()
     p, o = (black, white) if board.turn == BLACK else (white, black)
     geo = board._geo
-    return _perft_bits(p, o, depth, geo.moves, geo.flips)
+    return _perft_bits(p, o, depth, geo.moves, geo.flippers)
 
 
 def _perft_bits(
-    p: int, o: int, depth: int, moves: Callable[[int, int], int], flips: Callable[[int, int, int], int]
+    p: int, o: int, depth: int, moves: Callable[[int, int], int], flippers: Sequence[Callable[[int, int], int]]
 ) -> int:
     legal = moves(p, o)
     if depth == 1:
         return legal.bit_count() or 1  # a pass or a finished game is one leaf
     if not legal:
-        return _perft_bits(o, p, depth - 1, moves, flips) if moves(o, p) else 1
+        return _perft_bits(o, p, depth - 1, moves, flippers) if moves(o, p) else 1
     total = 0
     while legal:
         bit = legal & -legal
         legal ^= bit
-        flipped = flips(p, o, bit.bit_length() - 1)
-        total += _perft_bits(o ^ flipped, p | bit | flipped, depth - 1, moves, flips)
+        flipped = flippers[bit.bit_length() - 1](p, o)
+        total += _perft_bits(o ^ flipped, p | bit | flipped, depth - 1, moves, flippers)
     return total
 
 
