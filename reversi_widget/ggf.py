@@ -38,8 +38,10 @@ Metadata keys that are not property names (capital letters) are not written.
 
 from __future__ import annotations
 
+import math
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -97,7 +99,9 @@ def read_ggf(text: str | bytes) -> Game:
 
 
 def read_ggf_games(text: str | bytes) -> list[Game]:
-    """Every game of a GGF text, in order (an empty text gives an empty list)."""
+    """Every game of a GGF text, in order (an empty text gives an empty list). Each game is
+    built as soon as it is scanned: the raw properties of one game at a time are held, not
+    those of the whole text (which take some 30 times the text's size)."""
     return [_build_game(raw) for raw in _scan(_as_text(text))]
 
 
@@ -141,13 +145,13 @@ def _short(value: str) -> str:
     return value if len(value) <= 24 else value[:21] + "..."
 
 
-def _scan(text: str) -> list[_RawGame]:
-    """Split the text into games of raw properties, checking the syntax."""
-    games: list[_RawGame] = []
+def _scan(text: str) -> Iterator[_RawGame]:
+    """The games of the text as raw properties, one at a time, checking the syntax."""
+    number = 0
     end = len(text)
     pos = _skip_space(text, 0)
     while pos < end:
-        number = len(games) + 1
+        number += 1
         where = f"GGF game {number}"
         if not text.startswith("(;", pos):
             raise InvalidPositionError(
@@ -187,9 +191,8 @@ def _scan(text: str) -> list[_RawGame]:
                     f"{where}: property {name} at character {name_at + 1} has more than one value"
                 )
             properties.append(_Property(name, value, name_at))
-        games.append(_RawGame(number, start, properties))
+        yield _RawGame(number, start, properties)
         pos = _skip_space(text, pos)
-    return games
 
 
 def _skip_space(text: str, pos: int) -> int:
@@ -373,8 +376,13 @@ def _replay(rules: Rules, moves: list[_Property], game_number: int) -> Board:
 
 
 def _margin(text: str) -> float | None:
+    """Black's margin, or None when the text does not start with a finite number (a margin
+    of 400 digits is read as infinity by ``float``: no count, so no margin)."""
     match = _MARGIN_RE.match(text)
-    return None if match is None else float(match.group(1))
+    if match is None:
+        return None
+    margin = float(match.group(1))
+    return margin if math.isfinite(margin) else None
 
 
 def _result_from(board: Board, margin: float | None) -> tuple[int, int] | None:

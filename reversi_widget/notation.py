@@ -36,6 +36,11 @@ def _show(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
+def _cut(text: str, limit: int = 12) -> str:
+    """A piece of the input as messages quote it unquoted: long pieces cut short."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def parse_position(text: str, size: int | None = None) -> ParsedPosition:
     """Parse either position form; ``size`` checks (or, if None, infers) the board size."""
     if not isinstance(text, str):
@@ -66,13 +71,13 @@ def _parse_side_and_supply(words: list[str], text: str) -> tuple[Color, tuple[in
         raise InvalidPositionError(f"{_show(text)} does not say whose turn it is: end it with X or O")
     side = _SIDE.get(words[0].lower())
     if side is None:
-        raise InvalidPositionError(f"{_show(text)}: side to move {words[0]!r} must be X (black) or O (white)")
+        raise InvalidPositionError(f"{_show(text)}: side to move {_show(words[0])} must be X (black) or O (white)")
     rest = words[1:]
     if not rest:
         return side, None
     if len(rest) != 2 or not all(w.isdigit() and len(w) <= 3 for w in rest):
         raise InvalidPositionError(
-            f"{_show(text)}: after the side to move expected nothing or two supply counts, got {' '.join(rest)!r}"
+            f"{_show(text)}: after the side to move expected nothing or two supply counts, got {_show(' '.join(rest))}"
         )
     return side, (int(rest[0]), int(rest[1]))
 
@@ -120,7 +125,7 @@ def _parse_diagram(text: str, size: int | None) -> ParsedPosition:
             supply = (int(m.group(1)), int(m.group(2)))
         elif m := _ROW_RE.match(line):
             if int(m.group(1)) != len(rows) + 1:
-                raise InvalidPositionError(f"{where}: expected row {len(rows) + 1}, found row {m.group(1)}")
+                raise InvalidPositionError(f"{where}: expected row {len(rows) + 1}, found row {_cut(m.group(1))}")
             cells = m.group(2).replace(" ", "")
             if bad := set(cells) - set(_BLACK_CHARS + _WHITE_CHARS + _EMPTY_CHARS):
                 raise InvalidPositionError(f"{where}: {sorted(bad)[0]!r} is not a disc: expected X, O or -")
@@ -129,7 +134,9 @@ def _parse_diagram(text: str, size: int | None) -> ParsedPosition:
             raise InvalidPositionError(f"{where}: expected a row like '4 - - - O X - - -' or 'black to move'")
     n = size if size is not None else _infer_size(len(rows) ** 2, text)
     if len(rows) != n or any(len(r) != n for r in rows):
-        raise InvalidPositionError(f"diagram must have {n} rows of {n} squares, got {[len(r) for r in rows]}")
+        lengths = [len(r) for r in rows]
+        shown = f"{lengths[: n + 1]}"[:-1] + ", ...]" if len(lengths) > n + 1 else f"{lengths}"
+        raise InvalidPositionError(f"diagram must have {n} rows of {n} squares, got {len(rows)} rows: {shown}")
     if turn is None:
         raise InvalidPositionError("diagram does not say whose turn it is: add a line 'black to move'")
     black, white = _cells("".join(rows), "diagram")
