@@ -195,9 +195,11 @@ def bar_chart(
     width: float | None = None,
     height: float | None = None,
     theme: str = "light",
+    label_tips: Sequence[str] | None = None,
 ) -> SvgImage:
     """Bars for ``labels``: ``values`` is one number per label, or ``{series: numbers}``
-    for several series (side by side, or ``stacked``) with a legend.
+    for several series (side by side, or ``stacked``) with a legend. Long labels are cut;
+    their tooltip (``label_tips`` if given) keeps the whole text.
     ``horizontal=True`` suits long labels such as player names."""
     names = [str(label) for label in labels]
     series = {"": values} if not isinstance(values, Mapping) else dict(values)
@@ -290,7 +292,8 @@ def bar_chart(
                     "transform": f"rotate(-35 {centre:g} {frame.bottom + 10:g})",
                 }
         text = element("text", {"class": "label"} | lab | {"fill": pal.text}, text=_short(label))
-        group.append(element("g", {"class": "label-group"}, element("title", text=label), text))
+        tip = label if label_tips is None else str(label_tips[index])
+        group.append(element("g", {"class": "label-group"}, element("title", text=tip), text))
         bars.append(element("g", {"class": "bar-group", "data-label": label}, *group))
     body.append(element("g", {"class": "bars"}, *bars))
     axis = (
@@ -432,6 +435,7 @@ def win_rates(stats: Any, *, limit: int = 12, title: str = "Results per player",
     rows.sort(key=lambda row: (-sum(row[1:]), row[0]))
     rows = rows[:limit]
     labels = [f"{_short(player, LABEL_CHARS - 8)} ({sum(rest)})" for player, *rest in rows]
+    tips = [f"{player} ({sum(rest)})" for player, *rest in rows]  # the whole name, in the tooltip
     totals = [sum(row[1:]) for row in rows]
 
     def share(column: int) -> list[float]:
@@ -447,4 +451,5 @@ def win_rates(stats: Any, *, limit: int = 12, title: str = "Results per player",
         title=title,
         xlabel="share of games (number of games in brackets)",
         theme=theme,
+        label_tips=tips,
     )

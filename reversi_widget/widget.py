@@ -108,7 +108,18 @@ MAX_MARK_LENGTH = 12
 MAX_FILL_LENGTH = 64
 
 _COLOR_KEY = {BLACK: "black", WHITE: "white"}
-_short = reprlib.Repr()
+
+
+class _ShortRepr(reprlib.Repr):
+    """``reprlib`` that also keeps huge integers short (``repr`` of one over 4,300 digits raises)."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:
+            return f"<an integer of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_short = _ShortRepr()
 _short.maxstring = 40
 _short.maxother = 40
 _short.maxlist = _short.maxdict = _short.maxtuple = 4
@@ -1115,7 +1126,7 @@ class ReversiWidget(anywidget.AnyWidget):
             if refusal is not None:
                 return refusal
         if content["ply"] != board.ply and kind not in TIMELESS_INTENTS:
-            return self._say("notice_refused_stale", got=content["ply"], ply=board.ply)
+            return self._say("notice_refused_stale", got=_short.repr(content["ply"]), ply=board.ply)
         if kind.startswith("practice_"):
             return self._practice_intent(kind, move)
         if kind in ("hint", "review", "pause", "resume"):
@@ -1141,7 +1152,7 @@ class ReversiWidget(anywidget.AnyWidget):
         elif kind == "jump":
             to = content["to"]
             if not 0 <= to <= len(self._line):
-                return self._say("notice_refused_jump", got=to, length=len(self._line))
+                return self._say("notice_refused_jump", got=_short.repr(to), length=len(self._line))
             if to == board.ply:
                 return None
             self._goto(to)
@@ -1590,8 +1601,13 @@ class ReversiWidget(anywidget.AnyWidget):
                 accepted: dict[str, Any] = {}
                 reverted: list[str] = []
                 problems: list[Message] = []
-                items = sync_data.items() if isinstance(sync_data, dict) else []
-                for name, value in items:
+                if not isinstance(sync_data, dict):
+                    self._notify("error", self._say("notice_unknown_state", got=_short.repr(sync_data)))
+                    return
+                unknown = [name for name in sync_data if name not in self.keys]
+                if unknown:
+                    problems.append(self._say("notice_unknown_state", got=_short.repr(unknown)))
+                for name, value in sync_data.items():
                     if name in SETTINGS:
                         problem = self._setting_problem(name, value)
                         if problem is None:
@@ -1608,6 +1624,7 @@ class ReversiWidget(anywidget.AnyWidget):
                     read_only = [name for name in reverted if name not in SETTINGS]
                     if read_only:
                         problems.append(self._say("notice_readonly", names=", ".join(read_only)))
+                if problems:
                     self._notify("error", lambda: "; ".join(problem() for problem in problems))
         except Exception:
             self.log.exception("reversi-widget could not apply a state update from the front end")

@@ -120,12 +120,6 @@ def test_svg_pictures_carry_names_as_escaped_text() -> None:
     assert any(f"{IMG} vs {SCRIPT}" in text for text in texts["disc_count"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="charts.win_rates cuts each player name to 19 characters before bar_chart sees it, so the "
-    "tooltip (<title>) that LABEL_CHARS's comment promises keeps the whole text holds the cut one too; "
-    "two long names with the same start cannot be told apart",
-)
 def test_a_cut_chart_label_keeps_the_whole_name_in_its_tooltip() -> None:
     picture = charts.win_rates({IMG: (3, 1, 0), IMG + "2": (1, 1, 0)})
     assert any(IMG in text for text in svg_texts(picture))

@@ -797,12 +797,6 @@ def fresh_widget() -> tuple[ReversiWidget, Capture]:
     return w, Capture(w)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="widget.py _apply_intent: notice_refused_stale and notice_refused_jump format the raw "
-    "content['ply'] / content['to'] ({got}) instead of _short.repr(...), so a 4,000-digit number is "
-    "quoted whole: a notice of 4,000+ characters synced to every view",
-)
 @pytest.mark.parametrize(
     "content", [{"kind": "undo", "ply": HUGE_NUMBER}, {"kind": "jump", "to": HUGE_NUMBER, "ply": 0}], ids=["ply", "to"]
 )
@@ -827,11 +821,6 @@ def test_a_setting_refusal_never_quotes_a_huge_value_whole(state: dict[str, Any]
     assert len(w.notice) <= MAX_NOTICE, len(w.notice)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="widget.py set_state: a write to a name that is no trait of the widget, or a state that is "
-    "not an object, is dropped without a notice, so the front end that sent it gets no answer",
-)
 @pytest.mark.parametrize("how", ["unknown name", "not an object"])
 def test_a_write_the_widget_cannot_use_is_answered(how: str) -> None:
     w, _ = fresh_widget()
