@@ -34,15 +34,7 @@ import nbformat
 
 # The server and browser helpers are the tests' own: run this from the repository root.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.support import chromium, jupyter_lab
-
-KERNEL_IDLE = """() => {
-    const app = window.jupyterapp;
-    const panel = app && app.shell.currentWidget;
-    const kernel = panel && panel.sessionContext && panel.sessionContext.session
-        && panel.sessionContext.session.kernel;
-    return !!kernel && kernel.status === "idle" && panel.content.widgets.length > 0;
-}"""
+from tests.support import KERNEL_IDLE, chromium, jupyter_lab
 
 # Run cell `i` and resolve with the ms until a square is drawn in its output.
 CELL_TO_BOARD = """async (i) => {

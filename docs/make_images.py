@@ -19,28 +19,17 @@ sys.path.insert(0, str(ROOT))
 
 from reversi_widget import Board, Game, charts, svg  # noqa: E402
 from reversi_widget.records import GameLog  # noqa: E402
-from tests.support import chromium, jupyter_lab  # noqa: E402
+from tests.support import KERNEL_IDLE, chromium, jupyter_lab, play_random  # noqa: E402
 
 IMAGES = ROOT / "docs" / "images"
 OPENING = "f5d6c3d3c4f4f6f3e6e7d7c5"
-KERNEL_IDLE = """() => {
-    const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-    const kernel = panel && panel.sessionContext && panel.sessionContext.session
-        && panel.sessionContext.session.kernel;
-    return !!kernel && kernel.status === "idle";
-}"""
+
 
 THEME = "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})"
 
 
 def random_game(rng: random.Random, black: str, white: str) -> Game:
-    board = Board()
-    while not board.is_game_over():
-        if board.must_pass():
-            board.push_pass()
-        else:
-            board.push(rng.choice(list(board.legal_moves)))
-    return Game.from_board(board, black_player=black, white_player=white)
+    return Game.from_board(play_random(Board(), rng), black_player=black, white_player=white)
 
 
 def static_pictures() -> None:

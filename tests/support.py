@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -17,6 +18,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from reversi_widget import Board
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -30,6 +33,26 @@ CHROMIUM_ARGS = [
 ]
 #: JupyterLab's news pop-up would cover the page.
 NEWS_OVERRIDE = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+
+
+#: True once the notebook open in JupyterLab has a kernel, idle, and cells to run.
+KERNEL_IDLE = """() => {
+    const app = window.jupyterapp;
+    const panel = app && app.shell.currentWidget;
+    const kernel = panel && panel.sessionContext && panel.sessionContext.session
+        && panel.sessionContext.session.kernel;
+    return !!kernel && kernel.status === "idle" && panel.content.widgets.length > 0;
+}"""
+
+
+def play_random(board: Board, rng: random.Random, plies: int | None = None) -> Board:
+    """Random legal moves (forced passes included) until the end or until ``board.ply == plies``."""
+    while not board.is_game_over() and (plies is None or board.ply < plies):
+        if board.must_pass():
+            board.push_pass()
+        else:
+            board.push(rng.choice(list(board.legal_moves)))
+    return board
 
 
 class MissingBrowser(RuntimeError):

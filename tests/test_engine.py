@@ -11,6 +11,7 @@ import pytest
 from reversi_widget import BLACK, Board, IllegalMoveError, Move, Rules
 from reversi_widget.engine import LEVEL_SETTINGS, WIN, Engine, score_to_margin
 from reversi_widget.evaluation import make_edge_stability, make_evaluator, masks
+from tests.support import play_random
 
 SIZES = [4, 6, 8, 10, 12, 14, 16]
 GOALS = ["classic", "inverted"]
@@ -18,14 +19,7 @@ CORNER_POSITION = "-OOOX--XXX---OXX--O-XX---O-X-------- O"  # 6x6, White may tak
 
 
 def advance(board: Board, plies: int, rng: random.Random) -> Board:
-    for _ in range(plies):
-        if board.is_game_over():
-            break
-        if board.must_pass():
-            board.push_pass()
-        else:
-            board.push(rng.choice(list(board.legal_moves)))
-    return board
+    return play_random(board, rng, board.ply + plies)
 
 
 def snapshot(board: Board) -> tuple[str, list[Move]]:

@@ -15,19 +15,10 @@ from reversi_widget import BLACK, Board, IllegalMoveError, InvalidPositionError,
 from reversi_widget.game import Game
 from reversi_widget.ggf import load_ggf, read_ggf, read_ggf_games, write_ggf, write_ggf_games
 from reversi_widget.rules import START_LAYOUTS
+from tests.support import play_random
 
 STANDARD_BO = "BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]"
 HEAD = "(;GM[Othello]PB[b]PW[w]TY[8]" + STANDARD_BO
-
-
-def play_random(board: Board, rng: random.Random, plies: int | None = None) -> Board:
-    """Random legal moves (forced passes included) until the end or ``plies`` moves."""
-    while not board.is_game_over() and (plies is None or board.ply < plies):
-        if board.must_pass():
-            board.push_pass()
-        else:
-            board.push(rng.choice(list(board.legal_moves)))
-    return board
 
 
 def find_game(size: int, wanted: Callable[[Board], bool]) -> Board:

@@ -23,6 +23,7 @@ import pytest
 from reversi_widget import Board, InvalidMoveError, InvalidPositionError, ReversiError, Rules
 from reversi_widget.game import Game
 from reversi_widget.records import APPLICATION_ID, SCHEMA_VERSION, GameLog, analyse_games
+from tests.support import play_random
 
 EVIL = "<script>alert(1)</script>"
 PLAYERS = ["Ann", "Bob", "Cy", EVIL]
@@ -30,20 +31,11 @@ WTHOR_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" /
 REPO = Path(__file__).resolve().parent.parent
 
 
-def play_out(board: Board, rng: random.Random) -> Board:
-    while not board.is_game_over():
-        if board.must_pass():
-            board.push_pass()
-        else:
-            board.push(rng.choice(list(board.legal_moves)))
-    return board
-
-
 @functools.cache
 def random_game(seed: int, size: int = 8, goal: str = "classic") -> Game:
     """A finished random game, with players and a date chosen from the seed."""
     rng = random.Random(seed)
-    board = play_out(Board(rules=Rules(size=size, goal=goal)), rng)
+    board = play_random(Board(rules=Rules(size=size, goal=goal)), rng)
     black, white = rng.sample(PLAYERS, 2)
     return Game.from_board(
         board,
@@ -118,7 +110,7 @@ def test_passes_custom_rules_and_metadata_survive(tmp_path: Path) -> None:
     # a 4x4 inverted game with a pass, from a custom start, with the disc supply
     for seed in range(500):
         rules = Rules(size=4, goal="inverted", supply=8)
-        board = play_out(Board(rules=rules), random.Random(seed))
+        board = play_random(Board(rules=rules), random.Random(seed))
         if any(not m for m in board.move_stack):
             break
     assert any(not m for m in board.move_stack), "some 4x4 game has a pass"
@@ -126,7 +118,7 @@ def test_passes_custom_rules_and_metadata_survive(tmp_path: Path) -> None:
         board, black_player="Zoë", white_player="W", date="2024-01-01", metadata={"note": "ünïcode", "id": "x"}
     )
     custom = Board.from_string("-" * 5 + "XO" + "-" * 2 + "OX" + "-" * 5 + " X", rules=Rules(size=4))
-    custom_game = Game.from_board(play_out(custom, random.Random(3)), date="1999")
+    custom_game = Game.from_board(play_random(custom, random.Random(3)), date="1999")
     ids = log.add_many([game, custom_game], source="tests")
     back, back_custom = log.get(ids[0]), log.get(ids[1])
     assert same_game(back, game) and same_game(back_custom, custom_game)
@@ -137,7 +129,7 @@ def test_passes_custom_rules_and_metadata_survive(tmp_path: Path) -> None:
 
 def test_a_game_without_a_date_is_dated_today(tmp_path: Path) -> None:
     log = GameLog(tmp_path / "games.db")
-    game = Game.from_board(play_out(Board(), random.Random(7)))
+    game = Game.from_board(play_random(Board(), random.Random(7)))
     game_id = log.add(game)
     today = time.strftime("%Y-%m-%d", time.gmtime())
     assert log.get(game_id).date == today

@@ -17,7 +17,7 @@ import nbformat
 import pytest
 
 from reversi_widget import Board, Move, explain
-from tests.support import jupyter_lab
+from tests.support import KERNEL_IDLE, jupyter_lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -54,15 +54,6 @@ def write_notebook(server: Server, name: str, *sources: str) -> str:
     )
     nbformat.write(nb, server.root / name)
     return name
-
-
-KERNEL_IDLE = """() => {
-    const app = window.jupyterapp;
-    const panel = app && app.shell.currentWidget;
-    const kernel = panel && panel.sessionContext && panel.sessionContext.session
-        && panel.sessionContext.session.kernel;
-    return !!kernel && kernel.status === "idle" && panel.content.widgets.length > 0;
-}"""
 
 
 def open_and_run(page: Any, url: str) -> str:

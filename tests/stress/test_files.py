@@ -35,7 +35,8 @@ from reversi_widget.ggf import MAX_TEXT_CHARS, load_ggf, read_ggf, read_ggf_game
 from reversi_widget.notation import parse_position, parse_transcript
 from reversi_widget.rules import FREE_START, START_LAYOUTS
 from reversi_widget.wthor import HEADER, PLAYERS_FILE, RECORD, TOURNAMENTS_FILE, read_wthor
-from tests.test_ggf import ggs_text, play_random
+from tests.support import play_random
+from tests.test_ggf import ggs_text
 from tests.test_records import random_game
 from tests.test_wthor import header, wthor_files
 
