@@ -21,7 +21,10 @@ from reversi_widget import Board, perft
 
 
 def perft_ours(board: Board, depth: int) -> int:
-    """Perft through the public API (Bik's counting: a pass uses a ply, a finished game is one leaf)."""
+    """Perft through the public API (Bik's counting: a pass uses a ply, a finished game is one leaf).
+    At the last ply only the number of moves is needed, so ``len(legal_moves)`` is asked."""
+    if depth == 1:
+        return len(board.legal_moves) or 1
     moves = list(board.legal_moves)
     if not moves:
         if depth == 0 or board.is_game_over():
@@ -30,8 +33,6 @@ def perft_ours(board: Board, depth: int) -> int:
         total = perft_ours(board, depth - 1)
         board.pop()
         return total
-    if depth <= 1:
-        return len(moves) if depth == 1 else 1
     total = 0
     for move in moves:
         board.push(move)
@@ -59,17 +60,16 @@ def playouts_ours(count: int, seed: int) -> int:
 
 
 def perft_creversi(board: Any, depth: int) -> int:
+    """The same walk through creversi's API (it has no pop: children are copies)."""
+    if depth == 1:
+        return len(board.legal_moves)  # a pass is listed as one move (PASS)
     moves = list(board.legal_moves)
-    if depth == 0:
-        return 1
     if moves == [64]:  # creversi yields PASS (64) when no move is legal
         if board.is_game_over():
             return 1
         child = board.copy()
         child.move_pass()
         return perft_creversi(child, depth - 1)
-    if depth == 1:
-        return len(moves)
     total = 0
     for move in moves:
         child = board.copy()
@@ -95,17 +95,15 @@ def playouts_creversi(count: int, seed: int) -> int:
 
 
 def perft_rust(board: Any, depth: int) -> int:
-    if depth == 0:
-        return 1
     if board.is_game_over():
         return 1
+    if depth == 1:
+        return len(board.get_legal_moves_vec()) or 1
     moves = board.get_legal_moves_vec()
     if not moves:
         child = board.clone()
         child.do_pass()
         return perft_rust(child, depth - 1)
-    if depth == 1:
-        return len(moves)
     total = 0
     for move in moves:
         child = board.clone()
