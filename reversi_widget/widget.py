@@ -50,6 +50,7 @@ from .notation import parse_position
 from .players import Player, make_player, player_name
 from .practice import FlipRefusal, PracticeError, PracticeMove
 from .progress import Progress
+from .records import GameLog
 from .rules import Rules
 from .squares import BLACK, WHITE, Color, Square, parse_square, square_name
 from .strings import front_end_strings
@@ -415,8 +416,11 @@ class ReversiWidget(anywidget.AnyWidget):
         fill: dict[str, str] | None = None,
         marks: dict[str, object] | None = None,
         arrows: list[list[str]] | None = None,
+        log: GameLog | None = None,
         **kwargs: Any,
     ) -> None:
+        if log is not None and not isinstance(log, GameLog):
+            raise TypeError(f"log must be a reversi_widget.records.GameLog, got {type(log).__name__}")
         self._lock = threading.RLock()
         self._idle = threading.Condition(self._lock)
         self._writer: int | None = threading.get_ident()  # the thread allowed to write READ_ONLY traits
@@ -475,6 +479,11 @@ class ReversiWidget(anywidget.AnyWidget):
         )
         self._writer = None
         self._ready = True
+        #: Where finished games are recorded (R25); ``self.log`` stays the traitlets logger.
+        self.game_log = log
+        self._recorded: set[str] = set()
+        if log is not None:
+            self.on_game_over(self._record)
         self.on_msg(self._on_intent)
         with self._operation():
             self._advance()
@@ -664,6 +673,15 @@ class ReversiWidget(anywidget.AnyWidget):
     def on_game_over(self, callback: GameOverCallback) -> Callable[[], None]:
         """Call ``callback(widget, outcome)`` when a move ends the game. Returns a remover."""
         return self._register(self._over_callbacks, callback)
+
+    def _record(self, widget: ReversiWidget, outcome: Outcome) -> None:
+        """Keep a finished game in ``game_log``, once per line of moves (undo and redo to
+        the same end records nothing new)."""
+        game = self.game()
+        key = f"{game.rules!r} {game.transcript(passes=True)}"
+        if self.game_log is not None and key not in self._recorded:
+            self.game_log.add(game)
+            self._recorded.add(key)
 
     def _register(self, callbacks: list[_F], callback: _F) -> Callable[[], None]:
         if not callable(callback):

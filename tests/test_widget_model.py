@@ -1398,3 +1398,33 @@ def test_analysis_settings_are_checked() -> None:
             setattr(w, name, value)
     w.analysis_time_limit = 0.2
     assert w.analysis_time_limit == 0.2 and w.analysis_depth is None
+
+
+# -- recording finished games (R25) ------------------------------------------------------------
+
+
+def test_a_finished_game_is_recorded_once_in_the_log(tmp_path: Path) -> None:
+    from reversi_widget.records import GameLog
+
+    log = GameLog(tmp_path / "games.db")
+    w = ReversiWidget(rules=Rules(size=4), black=GreedyPlayer(seed=1), white=GreedyPlayer(seed=2), log=log)
+    w.wait(30)
+    board = w.board
+    assert board.is_game_over() and w.game_over
+    games = log.games()
+    assert len(games) == 1
+    assert games[0].transcript(passes=True) == board.transcript(passes=True)
+    assert games[0].rules == Rules(size=4)
+    outcome = board.outcome()
+    assert outcome is not None and games[0].result == (outcome.black, outcome.white)
+    # Going back into the game and forward to the same end records nothing new.
+    w.pause()
+    w.undo()
+    w.redo()
+    assert len(log) == 1
+    log.close()
+
+
+def test_log_must_be_a_game_log() -> None:
+    with pytest.raises(TypeError, match="GameLog"):
+        ReversiWidget(log="games.db")  # type: ignore[arg-type]
