@@ -37,7 +37,7 @@ from reversi_widget.rules import FREE_START, START_LAYOUTS
 from reversi_widget.wthor import HEADER, PLAYERS_FILE, RECORD, TOURNAMENTS_FILE, read_wthor
 from tests.support import play_random
 from tests.test_ggf import ggs_text
-from tests.test_records import random_game
+from tests.test_records import random_game, same_game
 from tests.test_wthor import header, wthor_files
 
 TIME_LIMIT = 5.0  # seconds for one parse of one small mutated input: far above the real cost
@@ -341,18 +341,6 @@ def mutate_ggf(source: str, rng: random.Random) -> tuple[str | bytes, str]:
     return text, "edited " + ", ".join(edits)
 
 
-def same_record(a: Game, b: Game) -> bool:
-    return (a.moves, a.rules, a.black_player, a.white_player, a.event, a.date, a.result) == (
-        b.moves,
-        b.rules,
-        b.black_player,
-        b.white_player,
-        b.event,
-        b.date,
-        b.result,
-    )
-
-
 def test_mutated_ggf(stress: Any, figures: Any, tmp_path: Path) -> None:
     rng = random.Random(random.randrange(1 << 30))
     seed = rng.random()
@@ -377,7 +365,7 @@ def test_mutated_ggf(stress: Any, figures: Any, tmp_path: Path) -> None:
         assert isinstance(games, list)
         for game in games[:3]:  # what was accepted is a real game that writes and reads back
             back = read_ggf(write_ggf(game))
-            assert same_record(back, game), f"{label}: {write_ggf(game)[:200]!r} does not read back the same"
+            assert same_game(back, game), f"{label}: {write_ggf(game)[:200]!r} does not read back the same"
     elapsed = figures.clock() - started
     figures.record("files", f"GGF inputs ({tally.accepted} read, {tally.refused} refused)", tally.total, elapsed)
     assert tally.refused > tally.total // 4 and tally.accepted > 0
