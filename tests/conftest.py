@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
 
-from tests.support import MissingBrowser, chromium
-
-
-def unavailable(reason: str) -> NoReturn:
-    """Browser tests must run in CI: there a missing piece is a failure, elsewhere a skip."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
+from tests.support import MissingBrowser, chromium, unavailable
 
 
 @pytest.fixture(scope="module")

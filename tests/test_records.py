@@ -23,7 +23,7 @@ import pytest
 from reversi_widget import Board, InvalidMoveError, InvalidPositionError, ReversiError, Rules
 from reversi_widget.game import Game
 from reversi_widget.records import APPLICATION_ID, SCHEMA_VERSION, GameLog, analyse_games
-from tests.support import play_random
+from tests.support import play_random, unavailable
 
 EVIL = "<script>alert(1)</script>"
 PLAYERS = ["Ann", "Bob", "Cy", EVIL]
@@ -598,8 +598,9 @@ def test_a_bad_wthor_file_is_refused_whole(tmp_path: Path) -> None:
     assert len(log) == 0
 
 
-@pytest.mark.skipif(not (WTHOR_DATA / "WTH_1980.wtb").exists(), reason="shared WTHOR data not beside the repository")
 def test_import_a_real_wthor_year(tmp_path: Path) -> None:
+    if not (WTHOR_DATA / "WTH_1980.wtb").exists():
+        unavailable(f"the shared WTHOR data is not beside the repository ({WTHOR_DATA})")
     log = GameLog(tmp_path / "games.db")
     ids = log.import_wthor(WTHOR_DATA / "WTH_1980.wtb")
     assert len(ids) == len(log) == (os.path.getsize(WTHOR_DATA / "WTH_1980.wtb") - 16) // 68

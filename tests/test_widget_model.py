@@ -681,7 +681,8 @@ def test_load_reads_ggf_with_the_ggf_module(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_load_reads_a_real_ggf_record() -> None:
-    ggf = pytest.importorskip("reversi_widget.ggf")
+    from reversi_widget import ggf
+
     game = Game.from_transcript("f5d6c3d3c4")
     w, _ = widget()
     w.load(ggf.write_ggf(game))

@@ -15,6 +15,7 @@ from reversi_widget import Board, IllegalMoveError, InvalidPositionError, Rules,
 from reversi_widget.geometry import geometry
 from reversi_widget.squares import SQUARE_NAMES
 from reversi_widget.wthor import WthorRecord, _names, read_wthor, replay
+from tests.support import unavailable
 
 WTHOR_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
 TOTAL_GAMES = 127_475
@@ -227,10 +228,9 @@ def test_an_illegal_move_names_file_record_and_move(tmp_path: Path) -> None:
 
 def wthor_files() -> list[Path]:
     if not WTHOR_DIR.is_dir():
-        reason = f"the WTHOR database is missing: expected it in {WTHOR_DIR} (the shared folder beside the checkout)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        unavailable(
+            f"the WTHOR database is missing: expected it in {WTHOR_DIR} (the shared folder beside the checkout)"
+        )
     return sorted(WTHOR_DIR.glob("*.wtb"))
 
 
