@@ -28,7 +28,7 @@ from typing import ClassVar
 from .board import Board, Move
 from .errors import IllegalMoveError
 from .evaluation import Evaluate, default_weights, make_crude_evaluator, make_evaluator, square_table
-from .geometry import geometry
+from .geometry import geometry, squares_of
 from .solver import INFINITY as EXACT_INFINITY
 from .solver import EndgameSearch, SearchTimeout, final_score_function, paused_gc, side_bitboards
 
@@ -181,12 +181,7 @@ class MidgameSearch:
             if depth == 1:
                 # The children are leaves: order by the square table only, and let each
                 # child's evaluation count the replies it needs anyway.
-                squares = []
-                rest = legal
-                while rest:
-                    bit = rest & -rest
-                    rest ^= bit
-                    squares.append(bit.bit_length() - 1)
+                squares = squares_of(legal)
                 squares.sort(key=lambda s: -1000 if s == first else -values[s])
                 for sq in squares:
                     count += 1  # each leaf evaluated counts as a node, for the clock too
@@ -435,12 +430,7 @@ class Engine:
     ) -> tuple[int, int]:
         """The best square and its exact score inside (alpha, beta), trying ``first`` first."""
         flips, moves = solver.flips, solver.moves
-        squares = []
-        rest = legal
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            squares.append(bit.bit_length() - 1)
+        squares = squares_of(legal)
 
         def order(sq: int) -> int:
             if sq == first:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from .board import Board, Move
 from .errors import IllegalMoveError, InvalidPositionError
 from .evaluation import masks, square_table
-from .geometry import geometry
+from .geometry import geometry, squares_of
 from .progress import Progress, notebook_progress
 from .squares import BLACK
 
@@ -343,12 +343,7 @@ class EndgameSearch:
 
         def _empties_of(occupied: int) -> list[int]:
             """The empty squares in static priority order."""
-            empty = full & ~occupied
-            out = []
-            while empty:
-                bit = empty & -empty
-                empty ^= bit
-                out.append(bit.bit_length() - 1)
+            out = squares_of(full & ~occupied)
             out.sort(key=rank.__getitem__)
             return out
 
@@ -388,7 +383,7 @@ class EndgameSearch:
                 continue
             target = search(p, o, -INFINITY, INFINITY)
             chosen = -1
-            candidates = _bits(legal)
+            candidates = squares_of(legal)
             if first is not None and first in candidates:
                 candidates = [first]
                 first = None
@@ -406,15 +401,6 @@ class EndgameSearch:
             f = flips(p, o, chosen)
             p, o = o ^ f, p | f | (1 << chosen)
         return line
-
-
-def _bits(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        out.append(low.bit_length() - 1)
-    return out
 
 
 @dataclass(frozen=True)
@@ -510,7 +496,7 @@ def solve_root(engine: EndgameSearch, p: int, o: int, progress: Progress | None 
             return engine.final(p, o), []
         return -engine.search(o, p, -INFINITY, INFINITY), [None]
     flips = engine.flips
-    squares = _bits(legal)
+    squares = squares_of(legal)
     # Try the most promising move first so the others are refuted by a narrow window.
     squares.sort(key=lambda sq: engine.moves(o ^ flips(p, o, sq), p | flips(p, o, sq) | (1 << sq)).bit_count())
     best_score = -INFINITY
