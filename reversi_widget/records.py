@@ -27,6 +27,7 @@ import pickle
 import re
 import sqlite3
 import threading
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -268,8 +269,8 @@ class GameLog:
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
             self._check_schema(conn)
-            if not memory and conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                conn.execute("PRAGMA journal_mode = WAL")
+            if not memory:
+                self._use_wal(conn)
             # In WAL mode NORMAL keeps every committed transaction when a process dies;
             # only a power cut can drop the last ones. FULL would add an fsync per commit.
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -284,20 +285,44 @@ class GameLog:
         self._conn = conn
         self._pid = os.getpid()
 
+    def _use_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to write-ahead logging, which lets readers and a writer work at once.
+
+        The switch needs the file to itself, and SQLite answers "locked" at once rather than
+        waiting when another process holds it (as when several open a new log together), so
+        it is retried until the timeout.
+        """
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
+                    return
+                conn.execute("PRAGMA journal_mode = WAL")
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
+
     def _check_schema(self, conn: sqlite3.Connection) -> None:
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        if app_id == APPLICATION_ID:
-            self._check_version(conn)
-            return
-        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        if app_id != 0 or tables:
-            raise self._refuse(
-                f"is an SQLite database but not a GameLog (application id {app_id:#x}, tables {tables or 'none'})"
-            )
-        # A new file: create the schema, unless another process did so while we waited.
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            self._create_schema(conn)
+        self._check_version(conn)
+
+    def _create_schema(self, conn: sqlite3.Connection) -> None:
+        """Create the schema in a new file, or refuse a foreign one.
+
+        Everything is read again under the write lock: another process may be creating the
+        schema at this very moment, and reads outside one transaction could see its tables
+        but not yet its application id.
+        """
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            if app_id != APPLICATION_ID:
+                tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                if app_id != 0 or tables:
+                    found = f"application id {app_id:#x}, tables {tables or 'none'}"
+                    raise self._refuse(f"is an SQLite database but not a GameLog ({found})")
                 for statement in _SCHEMA.split(";"):  # not executescript: it would commit first
                     if statement.strip():
                         conn.execute(statement)
@@ -307,7 +332,6 @@ class GameLog:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        self._check_version(conn)
 
     def _check_version(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]

@@ -487,6 +487,40 @@ def test_nothing_is_lost_when_a_writer_is_killed(tmp_path: Path) -> None:
     assert len(log) - len(reported) in (0, 1, 5)  # at most the one write that finished unreported
 
 
+OPENER = textwrap.dedent(
+    """
+    import sys, time
+    from reversi_widget.records import GameLog
+    start = float(sys.argv[1])
+    paths = sys.argv[2:]
+    for path in paths:
+        while time.time() < start:
+            pass
+        GameLog(path).close()
+        start += 0.05
+    """
+)
+
+
+def test_processes_creating_one_new_log_at_once_all_open_it(tmp_path: Path) -> None:
+    """Each process opens the same new files at the same instants; none may call them foreign."""
+    script = tmp_path / "opener.py"
+    script.write_text(OPENER)
+    paths = [str(tmp_path / f"new-{k}.db") for k in range(12)]
+    start = time.time() + 1.5  # after every interpreter has started
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    procs = [
+        subprocess.Popen([sys.executable, str(script), str(start), *paths], stderr=subprocess.PIPE, text=True, env=env)
+        for _ in range(6)
+    ]
+    errors = [proc.communicate(timeout=120)[1] for proc in procs]
+    assert all(proc.returncode == 0 for proc in procs), errors
+    for path in paths:
+        with GameLog(path) as log:
+            assert len(log) == 0
+            log.check()
+
+
 @pytest.mark.slow
 def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
