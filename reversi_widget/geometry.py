@@ -104,24 +104,37 @@ def move_generator_source(geo: Geometry) -> str:
     the 14-disc runs of 16x16 where a plain fill needs 13); the square past a run is a
     move if it is empty. Writing it out as straight-line code with literal constants
     takes the loops and name look-ups out of the hottest function of the package.
+
+    Two facts save operations. A flanked run never touches the first or last column
+    (each of its discs has a square on both sides), so the opponent discs are masked to
+    the inner columns once per pair of opposite directions, and a shift off one row's end,
+    which lands in column 0 or the last, falls off that mask: no other wrap masks are
+    needed. And the opposite direction's doubled runs are the same runs shifted back.
     """
-    longest_run = geo.size - 2
-    lines = ["def moves(p, o):", "    r = 0"]
-    for op, pairs in (("<<", geo._left), (">>", geo._right)):
-        for shift, mask in pairs:
-            masked = mask != geo.full  # vertical steps cannot wrap around a row
-            lines.append(f"    q1 = o & {mask:#x}" if masked else "    q1 = o")
-            lines.append(f"    f = (p {op} {shift}) & q1")
+    n = geo.size
+    longest_run = n - 2
+    inner = geo._left[0][1] & geo._right[0][1]  # not the first column and not the last
+    lines = ["def moves(p, o):", "    r = 0", f"    inner = o & {inner:#x}"]
+    for shift in (1, n, n + 1, n - 1):
+        q1 = "o" if shift == n else "inner"  # a vertical step cannot wrap around a row
+        names: dict[int, str] = {1: q1}
+        for op in ("<<", ">>"):
+            lines.append(f"    f = (p {op} {shift}) & {q1}")
             covered, level = 1, 1
             while covered < longest_run:
                 # Jump twice as far once the runs covered allow it and one more jump of
                 # the current length would not already be enough.
                 while level * 2 <= covered and longest_run - covered > level:
-                    lines.append(f"    q{level * 2} = q{level} & (q{level} {op} {shift * level})")
-                    level *= 2
-                lines.append(f"    f |= q{level} & (f {op} {shift * level})")
+                    q, level = names[level], level * 2
+                    if op == "<<":
+                        names[level] = f"q{level}"
+                        lines.append(f"    q{level} = {q} & ({q} << {shift * (level // 2)})")
+                    else:  # the runs ending here, shifted back to where they start
+                        names[level] = f"s{level}"
+                        lines.append(f"    s{level} = q{level} >> {shift * (level - 1)}")
+                lines.append(f"    f |= {names[level]} & (f {op} {shift * level})")
                 covered += level
-            lines.append(f"    r |= (f {op} {shift}) & {mask:#x}" if masked else f"    r |= f {op} {shift}")
+            lines.append(f"    r |= f {op} {shift}")
     lines.append(f"    return r & ~(p | o) & {geo.full:#x}")
     return "\n".join(lines) + "\n"
 
