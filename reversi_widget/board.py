@@ -53,6 +53,20 @@ def _moves_of_size(size: int) -> tuple[Move, ...]:
     return tuple(Move(sq, size) for sq in range(size * size))
 
 
+@cache
+def _moves_by_byte(size: int) -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    """For each byte of a move mask, the moves each of its 256 values stands for.
+
+    Listing moves a byte at a time costs one table look-up per non-empty byte instead
+    of several big-int operations per move."""
+    table = _moves_of_size(size)
+    squares = size * size
+    return tuple(
+        tuple(tuple(table[base + b] for b in range(8) if value >> b & 1 and base + b < squares) for value in range(256))
+        for base in range(0, squares, 8)
+    )
+
+
 class Termination(enum.Enum):
     """Why the game ended (R20)."""
 
@@ -86,19 +100,15 @@ _Undo = tuple[Move, int, bool]
 
 
 class LegalMoveList:
-    """The legal moves of a position: supports ``in`` (a ``Move`` or a square name), ``len``,
-    iteration and ``bool``. A pass is never in it: ``board.must_pass()`` says when it is due."""
+    """The legal moves of a board's current position: supports ``in`` (a ``Move`` or a square
+    name), ``len``, iteration and ``bool``. A live view, like python-chess's: after a push
+    it lists the new position's moves. A pass is never in it: ``board.must_pass()`` says
+    when one is due."""
 
-    __slots__ = ("_bits", "_board")
+    __slots__ = ("_board",)
 
     def __init__(self, board: Board) -> None:
         self._board = board
-        self._bits: int | None = None
-
-    def _mask(self) -> int:
-        if self._bits is None:  # computed once: list() asks for the length, then iterates
-            self._bits = self._board._legal_mask()
-        return self._bits
 
     def __contains__(self, move: object) -> bool:
         size = self._board.size
@@ -109,23 +119,19 @@ class LegalMoveList:
             return False
         if not isinstance(move, Move) or move.square is None or move.size != size:
             return False
-        return bool(self._mask() >> move.square & 1)
+        return bool(self._board._legal_mask() >> move.square & 1)
 
     def __iter__(self) -> Iterator[Move]:
-        table = _moves_of_size(self._board.size)
-        bits = self._mask()
-        out = []
-        while bits:
-            low = bits & -bits
-            out.append(table[low.bit_length() - 1])
-            bits ^= low
-        return iter(out)
+        board = self._board
+        tables = _moves_by_byte(board.size)
+        # The moves of each byte of the mask, joined: all of it runs in C.
+        return iter(sum(map(tuple.__getitem__, tables, board._legal_mask().to_bytes(len(tables), "little")), ()))
 
     def __len__(self) -> int:
-        return self._mask().bit_count()
+        return self._board._legal_mask().bit_count()
 
     def __bool__(self) -> bool:
-        return bool(self._mask())
+        return bool(self._board._legal_mask())
 
     def count(self) -> int:
         return len(self)
@@ -151,6 +157,9 @@ class Board:
         self.size = rules.size
         self._geo: Geometry = geometry(rules.size)
         self._free = rules.start == FREE_START
+        # Neither the free start nor a disc supply: ``push`` and ``pop`` take a short path.
+        self._plain = not self._free and rules.supply is None
+        self._legal: int | None = None  # the side to move's legal moves, once asked for
         self.move_stack: list[Move] = []
         self._undo: list[_Undo] = []
         if position is None:
@@ -163,6 +172,7 @@ class Board:
 
     def _set_start(self) -> None:
         start, n = self.rules.start, self.size
+        self._legal = None
         if start == FREE_START:
             self._black = self._white = 0
             self.turn = BLACK
@@ -194,6 +204,7 @@ class Board:
                 f"position {position!r} gives disc supplies but the rules have no supply (use Rules(supply=32))"
             )
         self._black, self._white, self.turn = parsed.black, parsed.white, parsed.turn
+        self._legal = None
         self.supply = self._initial_supply(parsed.supply)
 
     def _initial_supply(self, given: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -283,11 +294,17 @@ class Board:
         return self._free and bool(self._geo.centre & ~(self._black | self._white))
 
     def _legal_mask(self) -> int:
-        if self._free and self.in_placement():
-            return self._geo.centre & ~(self._black | self._white)
-        if self.turn:
-            return self._geo.moves(self._black, self._white)
-        return self._geo.moves(self._white, self._black)
+        """The side to move's legal moves as a bitboard, worked out once per position."""
+        mask = self._legal
+        if mask is None:
+            if self._free and self.in_placement():
+                mask = self._geo.centre & ~(self._black | self._white)
+            elif self.turn:
+                mask = self._geo.moves(self._black, self._white)
+            else:
+                mask = self._geo.moves(self._white, self._black)
+            self._legal = mask
+        return mask
 
     @property
     def legal_moves(self) -> LegalMoveList:
@@ -389,13 +406,22 @@ class Board:
 
     def push(self, move: Move | str) -> None:
         """Play a legal move (a ``Move`` or a square name); raise and change nothing otherwise."""
-        if type(move) is Move and move.size == self.size and move.square is not None and not self._free:
+        if type(move) is Move and self._plain:
             # The common case, kept short: a disc that flips something is a legal move.
-            sq = move.square
-            p, o = (self._black, self._white) if self.turn else (self._white, self._black)
-            if not (p | o) >> sq & 1 and (flipped := self._geo.flippers[sq](p, o)):
-                self._push_unchecked(move, flipped)
-                return
+            sq, size = move
+            if sq is not None and size == self.size:
+                black, white = self._black, self._white
+                p, o = (black, white) if self.turn else (white, black)
+                if not (p | o) >> sq & 1 and (flipped := self._geo.flippers[sq](p, o)):
+                    if self.turn:
+                        self._black, self._white = black | flipped | 1 << sq, white ^ flipped
+                    else:
+                        self._black, self._white = black ^ flipped, white | flipped | 1 << sq
+                    self.turn = not self.turn
+                    self._legal = None
+                    self._undo.append((move, flipped, False))
+                    self.move_stack.append(move)
+                    return
         m = self._parse_move(move)
         self._check_legal(m)
         if m.square is None:
@@ -425,6 +451,7 @@ class Board:
         self._undo.append((move, flipped, borrowed))
         self.move_stack.append(move)
         self.turn = not self.turn
+        self._legal = None
 
     def pop(self) -> Move:
         """Take back the last move and return it; the position is restored exactly."""
@@ -432,25 +459,26 @@ class Board:
             raise IndexError("pop from a board with no moves played")
         move, flipped, borrowed = self._undo.pop()
         self.move_stack.pop()
-        self.turn = not self.turn
-        if move.square is not None:
-            bit = 1 << move.square
-            if self.turn == BLACK:
-                self._black &= ~(bit | flipped)
-                self._white |= flipped
+        self.turn = turn = not self.turn
+        self._legal = None
+        sq = move[0]
+        if sq is not None:
+            placed = flipped | 1 << sq
+            if turn:
+                self._black, self._white = self._black & ~placed, self._white | flipped
             else:
-                self._white &= ~(bit | flipped)
-                self._black |= flipped
+                self._black, self._white = self._black | flipped, self._white & ~placed
             if self.supply is not None:
-                own, other = self.supply if self.turn == BLACK else self.supply[::-1]
+                own, other = self.supply if turn else self.supply[::-1]
                 own, other = (own, other + 1) if borrowed else (own + 1, other)
-                self.supply = (own, other) if self.turn == BLACK else (other, own)
+                self.supply = (own, other) if turn else (other, own)
         return move
 
     def copy(self, *, stack: bool = True) -> Board:
         """An independent copy (with the move stack unless ``stack=False``)."""
         board = Board.__new__(Board)
         board.rules, board.size, board._geo, board._free = self.rules, self.size, self._geo, self._free
+        board._plain, board._legal = self._plain, self._legal
         board._black, board._white, board.turn, board.supply = self._black, self._white, self.turn, self.supply
         board.move_stack = list(self.move_stack) if stack else []
         board._undo = list(self._undo) if stack else []
@@ -462,6 +490,7 @@ class Board:
         board = self.copy(stack=False)
         board._black, board._white, board.turn, board.supply = self._initial
         board._initial = self._initial
+        board._legal = None
         return board
 
     # -- text forms -------------------------------------------------------------------

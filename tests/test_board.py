@@ -54,6 +54,20 @@ def test_legal_moves_container() -> None:
     assert "d3" in repr(moves)
 
 
+def test_legal_moves_is_a_live_view_of_the_board() -> None:
+    board = Board()
+    moves = board.legal_moves
+    assert [str(m) for m in moves] == ["d3", "c4", "f5", "e6"]
+    board.push("d3")
+    assert [str(m) for m in moves] == ["c3", "e3", "c5"] and "d3" not in moves
+    board.pop()
+    assert len(moves) == 4 and "d3" in moves
+    board.set_position(Board.from_transcript("f5d6c3d3c4").to_string())
+    assert moves and set(moves) == set(Board.from_transcript("f5d6c3d3c4").legal_moves)
+    on_16 = Board(rules=Rules(size=16))  # masks of more than one byte per row
+    assert [str(m) for m in on_16.legal_moves] == ["h7", "g8", "j9", "i10"]
+
+
 def test_push_accepts_names_and_moves_and_checks_legality() -> None:
     board = Board()
     board.push("f5")

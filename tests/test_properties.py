@@ -88,15 +88,21 @@ def test_a_move_conserves_discs_and_flips_only_opponent_discs(board: Board) -> N
 @settings(max_examples=150, deadline=None)
 @given(games())
 def test_push_then_pop_restores_the_exact_position(board: Board) -> None:
-    snapshot = (board.to_string(), board.supply, list(board.move_stack), board.turn)
+    def state() -> tuple[object, ...]:
+        return board.to_string(), board.supply, list(board.move_stack), board.turn, list(board.legal_moves)
+
+    snapshot = state()
+    view = board.legal_moves  # a live view: it follows every push and pop
     for move in list(board.legal_moves):
         board.push(move)
+        assert {m.square for m in view} == reference_moves(board)
         board.pop()
-        assert (board.to_string(), board.supply, list(board.move_stack), board.turn) == snapshot
+        assert state() == snapshot
     if board.must_pass():
         board.push_pass()
+        assert {m.square for m in view} == reference_moves(board)
         board.pop()
-        assert (board.to_string(), board.supply, list(board.move_stack), board.turn) == snapshot
+        assert state() == snapshot
 
 
 @settings(max_examples=150, deadline=None)
