@@ -3,9 +3,10 @@
 Each engine is driven through its public board API, as a user would call it:
 ours through ``Board.legal_moves``, ``push``, ``push_pass`` and ``pop``. The peers
 are timed only when installed (``pip install creversi-python rust-reversi``);
-this script installs nothing. Medians of several runs; ratios are ours / peer speed.
+this script installs nothing. The engines take turns in rounds; ratios (ours / peer
+speed) are taken within each round and their median is printed.
 
-    python benchmarks/engine.py [--depth 7] [--playouts 200] [--repeat 5]
+    python benchmarks/engine.py [--depth 7] [--playouts 200] [--repeat 7]
 """
 
 from __future__ import annotations
@@ -131,21 +132,17 @@ def playouts_rust(count: int, seed: int) -> int:
     return positions
 
 
-def median_time(fn: Callable[[], int], repeat: int) -> tuple[float, int]:
-    times = []
-    result = 0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+def timed(fn: Callable[[], int]) -> tuple[float, int]:
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--depth", type=int, default=7)
     parser.add_argument("--playouts", type=int, default=200)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
 
@@ -171,23 +168,40 @@ def main() -> None:
     except ImportError:
         print("rust-reversi is not installed: pip install rust-reversi")
 
-    core_time, core_nodes = median_time(lambda: perft(Board(), args.depth), args.repeat)
-    core_rate = core_nodes / core_time
+    core_times = [timed(lambda: perft(Board(), args.depth)) for _ in range(args.repeat)]
+    core_nodes = core_times[0][1]
+    core_rate = core_nodes / statistics.median(t for t, _ in core_times)
     print(f"perft({args.depth}) = {core_nodes}; the core perft() of reversi-widget: {core_rate:,.0f} nodes/s")
-    rates: dict[str, tuple[float, float]] = {}
-    for name, (run_perft, run_playouts) in engines.items():
-        t_perft, nodes = median_time(run_perft, args.repeat)
-        t_play, positions = median_time(run_playouts, args.repeat)
-        rates[name] = (nodes / t_perft, positions / t_play)
+
+    # Rounds: every engine runs once per round, one after the other, so that a slow spell
+    # of a shared machine hits all of them alike; each ratio is taken within a round.
+    rates: dict[str, list[tuple[float, float]]] = {name: [] for name in engines}
+    counts: dict[str, tuple[int, int]] = {}
+    for _ in range(args.repeat):
+        for name, (run_perft, run_playouts) in engines.items():
+            t_perft, nodes = timed(run_perft)
+            t_play, positions = timed(run_playouts)
+            rates[name].append((nodes / t_perft, positions / t_play))
+            counts[name] = (nodes, positions)
+    for name, rounds in rates.items():
+        nodes, positions = counts[name]
+        perft_rate = statistics.median(r[0] for r in rounds)
+        play_rate = statistics.median(r[1] for r in rounds)
         print(
-            f"{name:16} perft {nodes} in {t_perft:.3f} s = {nodes / t_perft:>12,.0f} nodes/s;"
-            f" {args.playouts} playouts, {positions} positions in {t_play:.3f} s = {positions / t_play:>10,.0f} pos/s"
+            f"{name:16} perft {nodes}: {perft_rate:>12,.0f} nodes/s;"
+            f" {args.playouts} playouts, {positions} positions: {play_rate:>10,.0f} pos/s (medians)"
         )
     ours = rates["reversi-widget"]
-    for name, (perft_rate, play_rate) in rates.items():
-        if name != "reversi-widget":
-            ratios = f"perft {ours[0] / perft_rate:.2f}x, playouts {ours[1] / play_rate:.2f}x"
-            print(f"ratio reversi-widget / {name}: {ratios}")
+    for name, rounds in rates.items():
+        if name == "reversi-widget":
+            continue
+        perft_ratios = sorted(o[0] / r[0] for o, r in zip(ours, rounds, strict=True))
+        play_ratios = sorted(o[1] / r[1] for o, r in zip(ours, rounds, strict=True))
+        print(
+            f"ratio reversi-widget / {name} (median of {args.repeat} rounds, range):"
+            f" perft {statistics.median(perft_ratios):.2f}x ({perft_ratios[0]:.2f}-{perft_ratios[-1]:.2f}),"
+            f" playouts {statistics.median(play_ratios):.2f}x ({play_ratios[0]:.2f}-{play_ratios[-1]:.2f})"
+        )
 
 
 if __name__ == "__main__":

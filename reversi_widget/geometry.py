@@ -109,16 +109,24 @@ def move_generator_source(geo: Geometry) -> str:
     (each of its discs has a square on both sides), so the opponent discs are masked to
     the inner columns once per pair of opposite directions, and a shift off one row's end,
     which lands in column 0 or the last, falls off that mask: no other wrap masks are
-    needed. And the opposite direction's doubled runs are the same runs shifted back.
+    needed. The opposite direction's doubled runs are the same runs shifted back. And
+    eastwards a run is a block of consecutive bits, so adding its first disc carries
+    through the block to the square past it (what the addition leaves of the
+    opponent's discs, the final mask of empty squares removes).
     """
     n = geo.size
     longest_run = n - 2
     inner = geo._left[0][1] & geo._right[0][1]  # not the first column and not the last
-    lines = ["def moves(p, o):", "    r = 0", f"    inner = o & {inner:#x}"]
+    lines = [
+        "def moves(p, o):",
+        f"    inner = o & {inner:#x}",
+        # East, in one addition: the carry from a run's first disc ripples to the square past it.
+        "    r = inner + ((p << 1) & inner)",
+    ]
     for shift in (1, n, n + 1, n - 1):
         q1 = "o" if shift == n else "inner"  # a vertical step cannot wrap around a row
         names: dict[int, str] = {1: q1}
-        for op in ("<<", ">>"):
+        for op in ("<<", ">>") if shift != 1 else (">>",):
             lines.append(f"    f = (p {op} {shift}) & {q1}")
             covered, level = 1, 1
             while covered < longest_run:
@@ -129,6 +137,9 @@ def move_generator_source(geo: Geometry) -> str:
                     if op == "<<":
                         names[level] = f"q{level}"
                         lines.append(f"    q{level} = {q} & ({q} << {shift * (level // 2)})")
+                    elif shift == 1:  # west: no eastward runs were worked out to reuse
+                        names[level] = f"s{level}"
+                        lines.append(f"    s{level} = {q} & ({q} >> {shift * (level // 2)})")
                     else:  # the runs ending here, shifted back to where they start
                         names[level] = f"s{level}"
                         lines.append(f"    s{level} = q{level} >> {shift * (level - 1)}")
