@@ -411,6 +411,11 @@ class GameLog:
 
     def add_many(self, games: Iterable[Game], *, source: str | None = None) -> list[int]:
         """Record many games in one transaction: all of them, or (on any error) none."""
+        return self._record(games, source, match_recorded=False)
+
+    def _record(self, games: Iterable[Game], source: str | None, *, match_recorded: bool) -> list[int]:
+        """Record games in one transaction; with ``match_recorded``, a game already recorded
+        from the same source is not recorded again and its existing id is returned."""
         rows = []
         for index, game in enumerate(games, 1):
             try:
@@ -420,14 +425,20 @@ class GameLog:
                 raise type(error)(f"{where}game {index}: {error}") from None
         ids = []
         with self._transaction() as conn:
+            recorded = _recorded_from(conn, source) if match_recorded and source else {}
             for row in rows:
+                same = recorded.get(_identity(row))
+                if same:
+                    ids.append(same.pop(0))  # each recorded game stands for one game of the file
+                    continue
                 cursor = conn.execute(f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * len(row))})", row)
                 assert cursor.lastrowid is not None
                 ids.append(cursor.lastrowid)
         return ids
 
     def import_ggf(self, path_or_text: str | os.PathLike[str], *, source: str | None = None) -> list[int]:
-        """Record every game of a GGF file (or GGF text) in one transaction; return their ids."""
+        """Record every game of a GGF file (or GGF text) in one transaction; return their ids.
+        Importing the same file again records nothing twice (see ``import_wthor``)."""
         from .ggf import load_ggf, read_ggf_games
 
         text_given = isinstance(path_or_text, str) and ("(;" in path_or_text or "\n" in path_or_text)
@@ -440,11 +451,15 @@ class GameLog:
                 raise InvalidPositionError(f"{path}: no such GGF file (and the text is not GGF: no '(;')")
             games = load_ggf(path)
             label = source or f"ggf:{path.name}"
-        return self.add_many(games, source=label)
+        return self._record(games, label, match_recorded=True)
 
     def import_wthor(self, path: str | os.PathLike[str], *, source: str | None = None) -> list[int]:
         """Record every game of a WTHOR ``.wtb`` file in one transaction; return their ids.
-        Player and tournament names come from ``WTHOR.JOU``/``WTHOR.TRN`` beside it."""
+        Player and tournament names come from ``WTHOR.JOU``/``WTHOR.TRN`` beside it.
+
+        Importing the same file again records nothing twice: a game equal to one already
+        recorded from the same source (players, rules, moves, result, event) is matched to
+        it and its id returned, so statistics are not counted double."""
         from .wthor import read_wthor
 
         path = Path(path)
@@ -456,7 +471,7 @@ class GameLog:
                 raise type(error)(f"{path}: record {index}: {error}") from None
             game.metadata.setdefault("year", str(record.year))
             games.append(game)
-        return self.add_many(games, source=source or f"wthor:{path.name}")
+        return self._record(games, source or f"wthor:{path.name}", match_recorded=True)
 
     def delete(self, game_id: int) -> None:
         """Remove one game (``KeyError`` if there is none with that id)."""
@@ -650,6 +665,28 @@ def _text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise InvalidPositionError(f"{what} must be a string, got {value!r}")
     return value
+
+
+# What makes two recorded games the same game: every column of ``_COLUMNS`` but the date
+# and year (a game without a date is dated the day it is recorded), the source (the same
+# by construction) and when it was added.
+_IDENTITY = (
+    "black, white, size, start, goal, scoring, supply, moves, plies, black_score, white_score, winner, event, metadata"
+)
+_IDENTITY_AT = tuple(_COLUMNS.split(", ").index(name) for name in _IDENTITY.split(", "))
+
+
+def _identity(row: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(row[i] for i in _IDENTITY_AT)
+
+
+def _recorded_from(conn: sqlite3.Connection, source: str) -> dict[tuple[Any, ...], list[int]]:
+    """The games already recorded from a source, by identity, oldest id first."""
+    recorded: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    rows = conn.execute(f"SELECT id, {_IDENTITY} FROM games WHERE source = ? ORDER BY id", (source,))
+    for game_id, *identity in rows:
+        recorded[tuple(identity)].append(game_id)
+    return recorded
 
 
 def _row(game: Game, source: str | None) -> tuple[Any, ...]:

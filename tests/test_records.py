@@ -616,6 +616,35 @@ def test_import_wthor_from_a_small_file(tmp_path: Path) -> None:
     assert {g.metadata["source"] for g in back} == {"wthor:WTH_2024.wtb"}
 
 
+def test_importing_a_file_again_records_nothing_twice(tmp_path: Path) -> None:
+    from reversi_widget.ggf import write_ggf_games
+
+    played = games(4)
+    records = [(0, 1, 0, g.result[0], [str(m) for m in g.moves if m]) for g in played if g.result]
+    records.append(records[0])  # the same game twice in one file: two games, both kept
+    path = tmp_path / "WTH_2024.wtb"
+    path.write_bytes(_wthor_bytes(records, 2024))
+    log = GameLog(tmp_path / "games.db")
+    first = log.import_wthor(path)
+    assert len(first) == len(log) == 5 and len(set(first)) == 5
+    assert log.import_wthor(path) == first and len(log) == 5
+    extra = random_game(99)
+    assert extra.result is not None
+    path.write_bytes(_wthor_bytes([*records, (1, 0, 0, extra.result[0], [str(m) for m in extra.moves if m])], 2024))
+    again = log.import_wthor(path)
+    assert again[:5] == first and again[5] not in first and len(log) == 6
+    # the same games from another source, and games added one by one, are recorded as given
+    assert len(set(log.import_wthor(path, source="a copy")) & set(first)) == 0 and len(log) == 12
+    ggf = tmp_path / "club.ggf"
+    ggf.write_text(write_ggf_games(played))
+    assert log.import_ggf(ggf) == log.import_ggf(ggf) and len(log) == 16
+    log.add(played[0])
+    log.add(played[0])
+    log.add_many([played[1]], source="club")
+    log.add_many([played[1]], source="club")
+    assert len(log) == 20
+
+
 def test_a_bad_wthor_file_is_refused_whole(tmp_path: Path) -> None:
     good = random_game(0)
     assert good.result is not None
