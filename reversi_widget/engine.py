@@ -119,6 +119,7 @@ class MidgameSearch:
         self.size = size
         self.nodes = 0
         self.deadline: float | None = None
+        self.halted = False  # set by Engine.stop(): the search raises at its next clock check
         self.table: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         geo = geometry(size)
         self.moves, self.flips = geo.moves, geo.flips
@@ -144,7 +145,7 @@ class MidgameSearch:
             nonlocal count
             owner.nodes += count
             count = 0
-            if owner.deadline is not None and clock() > owner.deadline:
+            if owner.halted or (owner.deadline is not None and clock() > owner.deadline):
                 raise SearchTimeout
 
         def negamax(p: int, o: int, depth: int, alpha: int, beta: int, legal: int) -> int:
@@ -361,6 +362,15 @@ class Engine:
 
     # -- choosing a move --------------------------------------------------------------------
 
+    def stop(self) -> None:
+        """Ask a ``choose()`` running in another thread to return at once with the best move
+        it has found so far. The widget calls it when the move being thought about is no
+        longer wanted (an undo, a new game), so the next move need not wait for it."""
+        for search in self._searches.values():
+            search.halted = True
+        for solver in self._solvers.values():
+            solver.halted = True
+
     def choose(self, board: Board) -> Move:
         """The move to play in ``board``: a pass if the side to move has none, a centre
         square during the free start's placement. Raises ``IllegalMoveError`` if the game
@@ -385,6 +395,7 @@ class Engine:
             self.last_search = SearchInfo(move, 0, 0, False, 0, time.perf_counter() - start)
             return move
         search.nodes = 0
+        search.halted = False
         with paused_gc():
             square, score, depth, exact = self._think(board, search, p, o, legal, start)
         move = Move(square, size)
@@ -406,10 +417,11 @@ class Engine:
         mid_share = 0.15 if solver_used and empties <= s.exact_empties else 0.4 if solver_used else 1.0
         mid_deadline = start + budget * min(1.0, 2 * mid_share)
         result = self._deepen(search, p, o, legal, start, start + budget * mid_share, mid_deadline, empties)
-        if not solver_used:
+        if not solver_used or search.halted:
             return result
         solver = self._solver_for(board)
         solver.deadline = deadline
+        solver.halted = search.halted  # a stop() since the check above reached only the midgame search
         try:
             if empties <= s.exact_empties:
                 sq, margin = self._solve_root(solver, p, o, legal, result[0], -EXACT_INFINITY, EXACT_INFINITY)

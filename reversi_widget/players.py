@@ -2,7 +2,10 @@
 
 A player is any object with ``choose(board) -> Move``. The widget calls it on a copy of
 the position, in a worker thread, only when the side to move has a legal move (forced
-passes are played without asking). ``name``, when present, labels the player.
+passes are played without asking). ``name``, when present, labels the player. A
+player may also have ``stop()``: the widget calls it (from another thread) when the move
+being chosen is no longer wanted, after an undo or a new game, so that a long search
+ends at once instead of delaying the next move; ``Engine`` has one.
 
 Names such as ``"greedy"`` map to factories in ``PLAYERS``; stronger players register
 theirs with ``register_player`` so that ``ReversiWidget(white="...")`` accepts them.

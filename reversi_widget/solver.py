@@ -106,6 +106,7 @@ class EndgameSearch:
         self.scoring = scoring
         self.nodes = 0
         self.deadline: float | None = None
+        self.halted = False  # set by Engine.stop(): the search raises at its next clock check
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._build()
 
@@ -154,7 +155,7 @@ class EndgameSearch:
             nonlocal count
             owner.nodes += count
             count = 0
-            if owner.deadline is not None and clock() > owner.deadline:
+            if owner.halted or (owner.deadline is not None and clock() > owner.deadline):
                 raise SearchTimeout
 
         def last(p: int, o: int, sq: int) -> int:

@@ -441,6 +441,7 @@ class ReversiWidget(anywidget.AnyWidget):
         self._tally = [0, 0]  # practice mistakes, practice moves completed
         self._players: dict[Color, Player | None] = {BLACK: make_player(black), WHITE: make_player(white)}
         self._player_locks: dict[int, threading.Lock] = {}  # one choose() at a time per player object
+        self._thinking: Player | None = None  # the computer player last asked to choose
         # Analysis aids (see "hints, scores and review"): what they belong to, and results.
         self._aid_epoch = 0  # bumped when the analysis settings change
         self._hint_for: AidKey | None = None  # the position a hint was asked for
@@ -794,8 +795,21 @@ class ReversiWidget(anywidget.AnyWidget):
         """The position (or who plays it) changed: a computer's pending move is now stale,
         and so is a practice move waiting for its flips."""
         self._generation += 1
+        if self._pending is not None:
+            self._stop_thinking()
         self._pending = None
         self._practice = None
+
+    def _stop_thinking(self) -> None:
+        """Ask the computer player thinking about a position that has gone to stop, if it
+        can (``Engine.stop``), so that the next move does not wait for a useless search."""
+        player = self._thinking
+        stop = getattr(player, "stop", None)
+        if player is not None and callable(stop):
+            try:
+                stop()
+            except Exception:
+                self.log.exception("stop() of the computer player %s failed", player_name(player))
 
     def _push(self, move: Move) -> None:
         """Play a legal move here, replacing the rest of the line; raise and change nothing
@@ -894,6 +908,7 @@ class ReversiWidget(anywidget.AnyWidget):
     def _think(self, player: Player) -> None:
         generation = self._generation
         self._pending = generation
+        self._thinking = player
         worker = threading.Thread(
             target=self._computer_move,
             args=(player, self._board.copy(), generation),
@@ -905,6 +920,13 @@ class ReversiWidget(anywidget.AnyWidget):
 
     def _computer_move(self, player: Player, board: Board, generation: int) -> None:
         """In the worker thread: choose, then apply only if the game has not moved on."""
+        try:
+            self._choose_and_play(player, board, generation)
+        finally:
+            with self._lock:
+                self._workers.discard(threading.current_thread())
+
+    def _choose_and_play(self, player: Player, board: Board, generation: int) -> None:
         started = time.monotonic()
         choice: object = None
         failure: Exception | None = None
@@ -912,6 +934,8 @@ class ReversiWidget(anywidget.AnyWidget):
             # A stale choose() of the same player may still run (after an undo, say): the
             # engine keeps search tables between moves, so one call at a time.
             with self._player_lock(player):
+                if self._generation != generation:
+                    return  # gone stale while waiting for the player: not worth thinking about
                 choice = player.choose(board)
         except Exception as error:
             failure = error
@@ -919,30 +943,26 @@ class ReversiWidget(anywidget.AnyWidget):
         delay = max(self.move_delay - (time.monotonic() - started), self._demo_until - time.monotonic())
         if delay > 0:
             time.sleep(delay)
-        try:
-            with self._operation():
-                if self._pending != generation or self._generation != generation:
-                    return  # stale: undo, new game, load, jump or a Python move came first
-                self._pending = None
-                color = self._board.turn
-                try:
-                    if failure is not None:
-                        raise failure
-                    if not isinstance(choice, (Move, str)):
-                        raise InvalidMoveError(f"choose() returned {_short.repr(choice)}, not a Move")
-                    self._push(self._board._parse_move(choice))
-                except Exception as error:
-                    self.paused = True
-                    name = self._player_title(player)
-                    self._notify(
-                        "error",
-                        self._say("notice_player_failed", color=self._color_message(color), player=name, error=error),
-                    )
-                    return
-                self._advance()
-        finally:
-            with self._lock:
-                self._workers.discard(threading.current_thread())
+        with self._operation():
+            if self._pending != generation or self._generation != generation:
+                return  # stale: undo, new game, load, jump or a Python move came first
+            self._pending = None
+            color = self._board.turn
+            try:
+                if failure is not None:
+                    raise failure
+                if not isinstance(choice, (Move, str)):
+                    raise InvalidMoveError(f"choose() returned {_short.repr(choice)}, not a Move")
+                self._push(self._board._parse_move(choice))
+            except Exception as error:
+                self.paused = True
+                name = self._player_title(player)
+                self._notify(
+                    "error",
+                    self._say("notice_player_failed", color=self._color_message(color), player=name, error=error),
+                )
+                return
+            self._advance()
 
     def _player_lock(self, player: Player) -> threading.Lock:
         with self._lock:

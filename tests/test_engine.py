@@ -122,6 +122,30 @@ def test_time_budget_is_kept(size: int, plies: int) -> None:
         assert elapsed < 0.6, f"level {level} took {elapsed:.2f} s on {size}x{size} with a 0.2 s budget"
 
 
+@pytest.mark.parametrize(("plies", "stage"), [(16, "midgame search"), (44, "endgame solver")])
+def test_stop_from_another_thread_ends_a_long_search_at_once(plies: int, stage: str) -> None:
+    import threading
+
+    board = advance(Board(), plies, random.Random(3))
+    assert not board.is_game_over() and len(board.legal_moves) >= 2
+    engine = Engine("expert", time_limit=60)  # far more than the test waits
+    chosen: list[Move] = []
+    worker = threading.Thread(target=lambda: chosen.append(engine.choose(board)))
+    worker.start()
+    time.sleep(0.3)
+    stopped = time.perf_counter()
+    engine.stop()
+    worker.join(5)
+    assert not worker.is_alive(), f"stop() did not end the {stage}"
+    assert time.perf_counter() - stopped < 2
+    assert chosen and chosen[0] in board.legal_moves
+    # The next move thinks for its whole budget again.
+    engine.time_limit = 0.5
+    start = time.perf_counter()
+    assert engine.choose(board) in board.legal_moves
+    assert time.perf_counter() - start > 0.2 or (engine.last_search is not None and engine.last_search.exact)
+
+
 def test_garbage_collector_is_back_on_after_a_search() -> None:
     import gc
 

@@ -119,8 +119,10 @@ class Gate:
         self.started = threading.Event()
         self.release = threading.Event()
         self.answer = answer
+        self.calls = 0
 
     def choose(self, board: Board) -> Move:
+        self.calls += 1
         self.started.set()
         assert self.release.wait(5)
         if self.answer is not None:
@@ -542,6 +544,67 @@ def test_a_stale_computer_move_is_never_applied(action: str) -> None:
     join_workers(w)
     assert snapshot(w) == before
     assert w.wait(1)
+
+
+class StoppableGate(Gate):
+    """A gate with ``stop()``, as ``Engine`` has: stopping lets it answer at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stopped = threading.Event()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.release.set()
+
+
+@pytest.mark.parametrize("action", ["undo", "new_game", "switch player"])
+def test_a_computer_whose_move_goes_stale_is_told_to_stop(action: str) -> None:
+    gate = StoppableGate()
+    w, _ = widget(white=gate)
+    click(w, "d3")
+    assert gate.started.wait(5) and w.thinking
+    if action == "undo":
+        send(w, {"kind": "undo", "ply": 1})
+    elif action == "new_game":
+        send(w, {"kind": "new_game", "ply": 1})
+    else:
+        w.white = "human"
+    assert gate.stopped.is_set()  # at once, by the intent itself
+    before = snapshot(w)
+    join_workers(w)
+    assert snapshot(w) == before and not w.thinking
+
+
+def test_a_move_gone_stale_before_the_computer_took_it_up_is_never_asked_for() -> None:
+    gate = Gate()  # no stop(): its first, stale choose() runs to its end
+    w, _ = widget(white=gate)
+    click(w, "d3")
+    assert gate.started.wait(5)
+    send(w, {"kind": "undo", "ply": 1})
+    click(w, "d3")  # a second worker now waits for the first choose() to end
+    assert w.thinking
+    send(w, {"kind": "undo", "ply": 1})  # ...and goes stale while it waits
+    gate.release.set()
+    join_workers(w)
+    assert gate.calls == 1 and w.ply == 0 and not w.thinking
+
+
+def test_a_failing_stop_is_logged_and_changes_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    class BadStop(Gate):
+        def stop(self) -> None:
+            raise RuntimeError("cannot stop")
+
+    gate = BadStop()
+    w, _ = widget(white=gate)
+    click(w, "d3")
+    assert gate.started.wait(5)
+    send(w, {"kind": "undo", "ply": 1})
+    assert w.ply == 0 and not w.thinking
+    assert "cannot stop" in caplog.text
+    gate.release.set()
+    join_workers(w)
+    assert w.ply == 0
 
 
 def test_computer_against_computer_runs_by_itself_and_pauses() -> None:
