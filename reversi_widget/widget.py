@@ -1375,6 +1375,7 @@ class ReversiWidget(anywidget.AnyWidget):
             self.paused = True
         else:
             self.paused = False
+        self._clear_notice()  # what was refused or went wrong before is now out of date
         return None
 
     def _hint_refusal(self) -> Message | None:

@@ -41,7 +41,7 @@ from hypothesis.stateful import (
 
 from reversi_widget import BLACK, WHITE, Board, Move, ReversiError, Rules
 from reversi_widget.squares import parse_square, square_name
-from reversi_widget.widget import INTENTS, SETTINGS, ReversiWidget
+from reversi_widget.widget import INTENTS, SETTINGS, TIMELESS_INTENTS, ReversiWidget
 from tests.test_widget_model import NOTICE_TRAITS, Capture, send
 
 #: How long any single wait may take before the test calls it a hang.
@@ -62,7 +62,11 @@ MIN_PIXELS, MAX_PIXELS = 120, 4000
 OTHER_TRAITS = ("fill", "marks", "arrows", "language", "layout", "_esm", "_css", "tabbable", "tooltip", "_dom_classes")
 #: Intents whose meaning this model knows; others (e.g. practice mode's) must be refused while
 #: their mode is off, which it always is here.
-MODELLED_INTENTS = ("move", "pass", "undo", "redo", "new_game", "jump")
+MODELLED_INTENTS = ("move", "pass", "undo", "redo", "new_game", "jump", "pause", "resume")
+#: Intents that start an analysis in a thread: its notice, arriving at any moment, would
+#: race this model's count of notices, so they are only ever sent stale here (and refused);
+#: tests/test_widget_model.py tests them.
+ANALYSIS_INTENTS = ("hint", "review")
 #: A message whose size (characters plus items) lies between these is not judged on size.
 SMALL_MESSAGE, BIG_MESSAGE = 150, 1_000
 
@@ -489,10 +493,18 @@ class WidgetMessages(RuleBasedStateMachine):
                 return False, nothing
             if str(move) != square:
                 return False, nothing
-        if content["ply"] != ref.ply:
+        if content["ply"] != ref.ply and kind not in TIMELESS_INTENTS:
             return False, nothing
         accept: bool
         effect = nothing
+        if kind in TIMELESS_INTENTS:
+            pausing = kind == "pause"
+
+            def effect() -> None:
+                self.paused = pausing
+                self._advance()
+
+            return (any(self.computer.values()) if pausing else True), effect
         if kind in ("move", "pass"):
             played = move if move is not None else Move.null(ref.size)
             legal = ref.must_pass() if played.square is None else played in ref.legal_moves
@@ -589,6 +601,8 @@ class WidgetMessages(RuleBasedStateMachine):
                     JSON_VALUES,
                 )
                 fields[name] = data.draw(good if shape == "good" else good | odd, label="ply")
+        if kind in ANALYSIS_INTENTS and fields.get("ply") == ref.ply:
+            fields["ply"] = ref.ply + 1
         if shape == "mangled" and data.draw(st.integers(0, 5), label="extra?") == 0:
             fields[data.draw(st.text(max_size=8), label="extra key")] = data.draw(JSON_VALUES, label="extra value")
         buffers: list[bytes] = []
