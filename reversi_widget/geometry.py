@@ -146,7 +146,7 @@ def move_generator_source(geo: Geometry) -> str:
                 lines.append(f"    f |= {names[level]} & (f {op} {shift * level})")
                 covered += level
             lines.append(f"    r |= f {op} {shift}")
-    lines.append(f"    return r & ~(p | o) & {geo.full:#x}")
+    lines.append(f"    return r & ({geo.full:#x} ^ (p | o))")  # the empty squares
     return "\n".join(lines) + "\n"
 
 
