@@ -159,7 +159,8 @@ class Board:
         self._free = rules.start == FREE_START
         # Neither the free start nor a disc supply: ``push`` and ``pop`` take a short path.
         self._plain = not self._free and rules.supply is None
-        self._legal: int | None = None  # the side to move's legal moves, once asked for
+        # The legal-move mask with the position it belongs to: (black, white, turn, mask).
+        self._legal: tuple[int, int, bool, int] | None = None
         self.move_stack: list[Move] = []
         self._undo: list[_Undo] = []
         if position is None:
@@ -172,7 +173,6 @@ class Board:
 
     def _set_start(self) -> None:
         start, n = self.rules.start, self.size
-        self._legal = None
         if start == FREE_START:
             self._black = self._white = 0
             self.turn = BLACK
@@ -204,7 +204,6 @@ class Board:
                 f"position {position!r} gives disc supplies but the rules have no supply (use Rules(supply=32))"
             )
         self._black, self._white, self.turn = parsed.black, parsed.white, parsed.turn
-        self._legal = None
         self.supply = self._initial_supply(parsed.supply)
 
     def _initial_supply(self, given: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -294,16 +293,22 @@ class Board:
         return self._free and bool(self._geo.centre & ~(self._black | self._white))
 
     def _legal_mask(self) -> int:
-        """The side to move's legal moves as a bitboard, worked out once per position."""
-        mask = self._legal
-        if mask is None:
-            if self._free and self.in_placement():
-                mask = self._geo.centre & ~(self._black | self._white)
-            elif self.turn:
-                mask = self._geo.moves(self._black, self._white)
-            else:
-                mask = self._geo.moves(self._white, self._black)
-            self._legal = mask
+        """The side to move's legal moves as a bitboard, worked out once per position.
+
+        The cache is keyed by the very int objects of the position it was computed from, so
+        it can never answer for another position, even when a reader in another thread
+        races a push: a push or pop makes new ints, and the key no longer matches."""
+        black, white, turn = self._black, self._white, self.turn
+        cached = self._legal
+        if cached is not None and cached[0] is black and cached[1] is white and cached[2] is turn:
+            return cached[3]
+        if self._free and self._geo.centre & ~(black | white):  # placing the free start's discs
+            mask = self._geo.centre & ~(black | white)
+        elif turn:
+            mask = self._geo.moves(black, white)
+        else:
+            mask = self._geo.moves(white, black)
+        self._legal = (black, white, turn, mask)
         return mask
 
     @property
@@ -335,9 +340,10 @@ class Board:
         """Neither side can move (R20): full board, wipe-out, or empties nobody can take."""
         if self.in_placement():
             return False
+        if self._legal_mask():  # usually already worked out for this position
+            return False
         p, o = self._sides()
-        moves = self._geo.moves
-        return not moves(p, o) and not moves(o, p)
+        return not self._geo.moves(o, p)
 
     def outcome(self) -> Outcome | None:
         """``None`` while the game runs, else the result under the goal and scoring (R21-R23)."""
@@ -418,7 +424,6 @@ class Board:
                     else:
                         self._black, self._white = black ^ flipped, white | flipped | 1 << sq
                     self.turn = not self.turn
-                    self._legal = None
                     self._undo.append((move, flipped, False))
                     self.move_stack.append(move)
                     return
@@ -451,7 +456,6 @@ class Board:
         self._undo.append((move, flipped, borrowed))
         self.move_stack.append(move)
         self.turn = not self.turn
-        self._legal = None
 
     def pop(self) -> Move:
         """Take back the last move and return it; the position is restored exactly."""
@@ -460,7 +464,6 @@ class Board:
         move, flipped, borrowed = self._undo.pop()
         self.move_stack.pop()
         self.turn = turn = not self.turn
-        self._legal = None
         sq = move[0]
         if sq is not None:
             placed = flipped | 1 << sq
@@ -490,7 +493,6 @@ class Board:
         board = self.copy(stack=False)
         board._black, board._white, board.turn, board.supply = self._initial
         board._initial = self._initial
-        board._legal = None
         return board
 
     # -- text forms -------------------------------------------------------------------

@@ -68,6 +68,17 @@ def test_legal_moves_is_a_live_view_of_the_board() -> None:
     assert [str(m) for m in on_16.legal_moves] == ["h7", "g8", "j9", "i10"]
 
 
+def test_a_reader_racing_a_push_cannot_leave_a_wrong_answer_behind() -> None:
+    """A thread that worked out the moves of the position before a push, and stores them
+    after it, must not make the board answer with them for the new position."""
+    board = Board()
+    black, white, turn = board._black, board._white, board.turn
+    before = board._geo.moves(black, white)  # what the slow reader computed...
+    board.push("d3")
+    board._legal = (black, white, turn, before)  # ...and stored after the push
+    assert [str(m) for m in board.legal_moves] == ["c3", "e3", "c5"]
+
+
 def test_push_accepts_names_and_moves_and_checks_legality() -> None:
     board = Board()
     board.push("f5")
