@@ -30,6 +30,7 @@ import importlib
 import reprlib
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -427,6 +428,7 @@ class ReversiWidget(anywidget.AnyWidget):
         self._ready = False
         self._depth = 0
         self._events: list[tuple[Callable[..., object], tuple[object, ...]]] = []
+        self._calling: Counter[int] = Counter()  # threads running queued callbacks (wait() waits for them)
         self._move_callbacks: list[MoveCallback] = []
         self._over_callbacks: list[GameOverCallback] = []
         self._generation = 0
@@ -656,15 +658,20 @@ class ReversiWidget(anywidget.AnyWidget):
             raise AnalysisRefusedError(refusal())
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until no computer move is pending and no hint, score or review analysis
-        runs (True), or ``timeout`` seconds pass (False). With two unpaused computers this
+        """Block until no computer move is pending, no hint, score or review analysis runs
+        and every ``on_move``/``on_game_over`` callback already due has run (True), or
+        ``timeout`` seconds pass (False). With two unpaused computers this
         waits for the end of the game. Meant for scripts and tests: in a notebook it blocks
         the kernel until it returns."""
         with self._idle:
             return self._idle.wait_for(self._idle_now, timeout)
 
     def _idle_now(self) -> bool:
-        return self._pending is None and self._analysis_job is None and self._review_job is None
+        # Callbacks of other threads count as work; a callback that itself waits must not
+        # wait for its own thread.
+        me = threading.get_ident()
+        calling = any(thread != me for thread in self._calling)
+        return self._pending is None and self._analysis_job is None and self._review_job is None and not calling
 
     def on_move(self, callback: MoveCallback) -> Callable[[], None]:
         """Call ``callback(widget, move)`` after every move (passes included, also computer
@@ -719,9 +726,23 @@ class ReversiWidget(anywidget.AnyWidget):
             finally:
                 if outer:
                     events, self._events = self._events, []
+                    if events:
+                        self._calling[threading.get_ident()] += 1
                     self._idle.notify_all()
                 self._writer = previous_writer
                 self._depth -= 1
+        if events:
+            try:
+                self._run_callbacks(events)
+            finally:
+                with self._idle:
+                    me = threading.get_ident()
+                    self._calling[me] -= 1
+                    if not self._calling[me]:
+                        del self._calling[me]
+                    self._idle.notify_all()
+
+    def _run_callbacks(self, events: list[tuple[Callable[..., object], tuple[object, ...]]]) -> None:
         for callback, args in events:
             try:
                 callback(*args)

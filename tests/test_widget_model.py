@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import sys
 import threading
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -1487,6 +1488,24 @@ def test_a_finished_game_is_recorded_once_in_the_log(tmp_path: Path) -> None:
     w.redo()
     assert len(log) == 1
     log.close()
+
+
+def test_wait_returns_after_the_callbacks_a_move_made_due() -> None:
+    finished = threading.Event()
+    inner_waits: list[tuple[bool, float]] = []
+
+    def slow_callback(widget: ReversiWidget, outcome: object) -> None:
+        started = time.monotonic()
+        inner_waits.append((widget.wait(5), time.monotonic() - started))  # its own thread: no deadlock
+        time.sleep(0.3)
+        finished.set()
+
+    w = ReversiWidget(rules=Rules(size=4), black=GreedyPlayer(seed=1), white=GreedyPlayer(seed=2), paused=True)
+    w.on_game_over(slow_callback)
+    w.resume()
+    assert w.wait(30)
+    assert finished.is_set(), "wait() returned before the game-over callback had run"
+    assert inner_waits and inner_waits[0][0] and inner_waits[0][1] < 2
 
 
 def test_log_must_be_a_game_log() -> None:
