@@ -302,8 +302,8 @@ class Board:
         cached = self._legal
         if cached is not None and cached[0] is black and cached[1] is white and cached[2] is turn:
             return cached[3]
-        if self._free and self._geo.centre & ~(black | white):  # placing the free start's discs
-            mask = self._geo.centre & ~(black | white)
+        if self._free and (open_centre := self._geo.centre & ~(black | white)):
+            mask = open_centre  # the free start's centre discs are still being placed (R8)
         elif turn:
             mask = self._geo.moves(black, white)
         else:
@@ -338,9 +338,7 @@ class Board:
 
     def is_game_over(self) -> bool:
         """Neither side can move (R20): full board, wipe-out, or empties nobody can take."""
-        if self.in_placement():
-            return False
-        if self._legal_mask():  # usually already worked out for this position
+        if self._legal_mask():  # a free start's placements count; usually already worked out
             return False
         p, o = self._sides()
         return not self._geo.moves(o, p)
@@ -464,9 +462,8 @@ class Board:
         move, flipped, borrowed = self._undo.pop()
         self.move_stack.pop()
         self.turn = turn = not self.turn
-        sq = move[0]
-        if sq is not None:
-            placed = flipped | 1 << sq
+        if move.square is not None:
+            placed = flipped | 1 << move.square
             if turn:
                 self._black, self._white = self._black & ~placed, self._white | flipped
             else:
