@@ -521,12 +521,11 @@ def test_a_computer_playing_black_moves_first() -> None:
     assert not w.can_undo  # the human has had no turn to go back to
 
 
-@pytest.mark.parametrize("action", ["undo", "new_game", "jump", "load", "play", "switch player"])
-def test_a_stale_computer_move_is_never_applied(action: str) -> None:
-    gate = Gate()
-    w, _ = widget(white=gate)
-    click(w, "d3")
-    assert gate.started.wait(5) and w.thinking
+STALE_MAKERS = ["undo", "new_game", "jump", "load", "play", "switch player"]
+
+
+def make_stale(w: ReversiWidget, action: str) -> None:
+    """After Black's d3, with White thinking: move the game on so White's move is stale."""
     if action == "undo":
         send(w, {"kind": "undo", "ply": 1})
     elif action == "new_game":
@@ -539,12 +538,6 @@ def test_a_stale_computer_move_is_never_applied(action: str) -> None:
         w.play("c5")  # Python plays White's move itself
     else:
         w.white = "human"
-    assert not w.thinking
-    before = snapshot(w)
-    gate.release.set()
-    join_workers(w)
-    assert snapshot(w) == before
-    assert w.wait(1)
 
 
 class StoppableGate(Gate):
@@ -559,22 +552,22 @@ class StoppableGate(Gate):
         self.release.set()
 
 
-@pytest.mark.parametrize("action", ["undo", "new_game", "switch player"])
-def test_a_computer_whose_move_goes_stale_is_told_to_stop(action: str) -> None:
-    gate = StoppableGate()
+@pytest.mark.parametrize("stoppable", [False, True], ids=["player", "player with stop"])
+@pytest.mark.parametrize("action", STALE_MAKERS)
+def test_a_stale_computer_move_is_never_applied(action: str, stoppable: bool) -> None:
+    gate = StoppableGate() if stoppable else Gate()
     w, _ = widget(white=gate)
     click(w, "d3")
     assert gate.started.wait(5) and w.thinking
-    if action == "undo":
-        send(w, {"kind": "undo", "ply": 1})
-    elif action == "new_game":
-        send(w, {"kind": "new_game", "ply": 1})
-    else:
-        w.white = "human"
-    assert gate.stopped.is_set()  # at once, by the intent itself
+    make_stale(w, action)
+    assert not w.thinking
+    if isinstance(gate, StoppableGate):
+        assert gate.stopped.is_set()  # told to stop at once, by the action itself
     before = snapshot(w)
+    gate.release.set()
     join_workers(w)
-    assert snapshot(w) == before and not w.thinking
+    assert snapshot(w) == before
+    assert w.wait(1)
 
 
 def test_a_move_gone_stale_before_the_computer_took_it_up_is_never_asked_for() -> None:
