@@ -263,8 +263,8 @@ class Board:
         """(black, white) as bitboards: bit ``square`` is set where that colour has a disc."""
         return self._black, self._white
 
-    def _sides(self) -> tuple[int, int]:
-        """(mover, opponent) bitboards."""
+    def sides(self) -> tuple[int, int]:
+        """(mover, opponent) bitboards: the pair the move generator and the searches take."""
         return (self._black, self._white) if self.turn == BLACK else (self._white, self._black)
 
     def disc_at(self, square: Square | str) -> Color | None:
@@ -317,7 +317,7 @@ class Board:
 
     def flips(self, move: Move | str) -> list[Square]:
         """The squares a legal move would flip (empty for a pass or a free-start placement)."""
-        m = self._parse_move(move)
+        m = self.parse_move(move)
         if m.square is None:
             return []
         self._check_legal(m)
@@ -326,21 +326,21 @@ class Board:
     def _flip_mask(self, square: Square) -> int:
         if self.in_placement():
             return 0
-        p, o = self._sides()
+        p, o = self.sides()
         return self._geo.flips(p, o, square)
 
     def must_pass(self) -> bool:
         """True when the side to move has no legal move but the opponent has one (R18)."""
         if self._legal_mask():
             return False
-        p, o = self._sides()
+        p, o = self.sides()
         return bool(self._geo.moves(o, p))
 
     def is_game_over(self) -> bool:
         """Neither side can move (R20): full board, wipe-out, or empties nobody can take."""
         if self._legal_mask():  # a free start's placements count; usually already worked out
             return False
-        p, o = self._sides()
+        p, o = self.sides()
         return not self._geo.moves(o, p)
 
     def outcome(self) -> Outcome | None:
@@ -377,7 +377,10 @@ class Board:
 
     # -- playing ----------------------------------------------------------------------
 
-    def _parse_move(self, move: Move | str) -> Move:
+    def parse_move(self, move: Move | str) -> Move:
+        """A ``Move`` of this board from a ``Move`` or a square name (``"pass"`` for the pass).
+
+        Checks the form only, not legality (``push`` does that); raises ``InvalidMoveError``."""
         if isinstance(move, Move):
             if move.size != self.size:
                 raise InvalidMoveError(
@@ -387,6 +390,8 @@ class Board:
         if isinstance(move, str):
             return Move.from_name(move, self.size)
         raise InvalidMoveError(f"a move must be a Move or a square name like 'd3', got {move!r}")
+
+    _parse_move = parse_move  # the old private name, still called from widget.py
 
     def _check_legal(self, move: Move) -> None:
         if self.is_game_over():
@@ -425,7 +430,7 @@ class Board:
                     self._undo.append((move, flipped, False))
                     self.move_stack.append(move)
                     return
-        m = self._parse_move(move)
+        m = self.parse_move(move)
         self._check_legal(m)
         if m.square is None:
             self._push_unchecked(m, 0)

@@ -427,7 +427,7 @@ def _square_of(board: Board, move: object) -> Square | None:
             )
         return move
     if isinstance(move, (Move, str)):
-        return board._parse_move(move).square
+        return board.parse_move(move).square
     raise InvalidMoveError(f"a move must be a square name like 'd3', a Move, a square int or 'pass', got {move!r}")
 
 

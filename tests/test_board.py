@@ -107,6 +107,25 @@ def test_bad_moves_are_refused_and_change_nothing(move: object, error: type, wor
     assert (board.to_string(), list(board.move_stack)) == before
 
 
+def test_parse_move_reads_names_and_moves_without_playing_them() -> None:
+    board = Board.from_transcript("f5")
+    assert board.parse_move("d3") == Move(D3) and board.parse_move(" PASS ") == Move.null()
+    assert board.parse_move(Move(D3)) == Move(D3)
+    assert board.parse_move("a1") == Move(0)  # the form only: a1 is illegal here but a square
+    assert board.transcript() == "f5"
+    with pytest.raises(InvalidMoveError, match="6x6"):
+        board.parse_move(Move(19, 6))
+
+
+def test_sides_are_the_mover_first() -> None:
+    board = Board()
+    black, white = board.bitboards()
+    assert board.sides() == (black, white)
+    board.push("f5")
+    black, white = board.bitboards()
+    assert board.sides() == (white, black)
+
+
 def test_every_error_is_a_value_error() -> None:
     for error in (InvalidMoveError, IllegalMoveError, InvalidPositionError):
         assert issubclass(error, ValueError) and issubclass(error, rw.ReversiError)
