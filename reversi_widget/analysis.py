@@ -26,7 +26,7 @@ from .evaluation import make_evaluator
 from .progress import Progress, notebook_progress
 from .solver import INFINITY as EXACT_INFINITY
 from .solver import EndgameSearch, SearchTimeout, check_searchable, paused_gc, side_bitboards
-from .squares import COLOR_NAMES, Color
+from .squares import BLACK, COLOR_NAMES, Color
 
 #: Positions with at most this many empty squares are solved exactly by default.
 EXACT_EMPTIES = 12
@@ -341,3 +341,21 @@ def review(
         if progress is not None:
             progress(ply / len(played_moves), f"reviewed move {ply} of {len(played_moves)}")
     return reviews
+
+
+def evaluations(reviews: list[MoveReview]) -> list[float]:
+    """The evaluation of every position of a reviewed line, from Black's point of view
+    (positive: Black is ahead): the start, then after each move. A forced move (a pass, a
+    single legal move, a placement) keeps the evaluation of the position before it."""
+
+    def for_black(entry: MoveReview, score: float) -> float:
+        return round(score if entry.color == BLACK else -score, 2)
+
+    first = next((entry for entry in reviews if not entry.forced), None)
+    current = 0.0 if first is None else for_black(first, first.best_score)
+    values = [current]
+    for entry in reviews:
+        if not entry.forced:
+            current = for_black(entry, entry.played_score)
+        values.append(current)
+    return values

@@ -106,7 +106,7 @@ def click(w: ReversiWidget, square: str) -> None:
 
 
 def join_workers(w: ReversiWidget) -> None:
-    for worker in list(w._workers):
+    for worker in list(w._workers.threads):
         worker.join(5)
         assert not worker.is_alive()
 
@@ -388,14 +388,16 @@ def test_python_api_play_pass_undo_redo_jump() -> None:
     w.play(Move.from_name("d6"))
     assert w.moves == ["f5", "d6"]
     before = snapshot(w)
-    with pytest.raises(IllegalMoveError, match="a1 is illegal"):
+    with pytest.raises(IllegalMoveError, match="a1: no white disc is flanked"):
         w.play("a1")
     with pytest.raises(InvalidMoveError, match="'z9' is not a square name"):
         w.play("z9")
     with pytest.raises(IllegalMoveError, match="may not pass"):
         w.pass_turn()
-    with pytest.raises(NavigationError, match="expected a ply from 0 to 2"):
+    with pytest.raises(NavigationError, match="jump to 5 is outside the line of 2 moves"):
         w.jump(5)
+    with pytest.raises(NavigationError, match="expected a ply from 0 to 2"):
+        w.jump(True)
     assert snapshot(w) == before
     w.undo()
     w.undo()
@@ -722,21 +724,6 @@ def test_load_refuses_junk_and_changes_nothing() -> None:
     assert snapshot(w) == before
 
 
-def test_load_reads_ggf_with_the_ggf_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    record = "(;GM[Othello]PC[test]BO[8 ...]B[f5]W[d6];)"
-    fake = types.ModuleType("reversi_widget.ggf")
-
-    def read_ggf(text: str) -> Game:
-        assert text == record
-        return Game.from_transcript("f5d6")
-
-    fake.read_ggf = read_ggf  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "reversi_widget.ggf", fake)
-    w, _ = widget()
-    w.load(record)
-    assert w.moves == ["f5", "d6"]
-
-
 def test_load_reads_a_real_ggf_record() -> None:
     from reversi_widget import ggf
 
@@ -744,14 +731,6 @@ def test_load_reads_a_real_ggf_record() -> None:
     w, _ = widget()
     w.load(ggf.write_ggf(game))
     assert w.moves == ["f5", "d6", "c3", "d3", "c4"] and w.board == game.board()
-
-
-def test_load_ggf_without_the_ggf_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "reversi_widget.ggf", None)  # import fails
-    w, _ = widget()
-    with pytest.raises(InvalidPositionError, match="GGF reader"):
-        w.load("(;GM[Othello];)")
-    assert w.ply == 0
 
 
 # -- settings, rules and annotations ----------------------------------------------------------
@@ -1154,7 +1133,7 @@ def test_a_hint_is_refused_when_there_is_nothing_to_hint(
     before = snapshot(w)
     send(w, content or {"kind": "hint", "ply": w.ply})
     assert reason in w.notice and w.notice_kind == "error"
-    assert snapshot(w) == before and w._workers == set()  # nothing was started
+    assert snapshot(w) == before and w._workers.threads == set()  # nothing was started
     assert sent.custom()[-1] == {"kind": "refused", "reason": w.notice}
     if content is None:  # the position itself has no hint: Python's hint() says the same
         with pytest.raises(AnalysisRefusedError, match=reason.split(";")[0]):
@@ -1256,11 +1235,11 @@ class HeldAnalysis:
 
 
 def test_a_stale_hint_or_score_result_is_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
-    from reversi_widget import widget as widget_module
+    from reversi_widget.play import aids as aids_module
     from reversi_widget.analysis import analyse
 
     held = HeldAnalysis()
-    monkeypatch.setattr(widget_module, "analyse", held)
+    monkeypatch.setattr(aids_module, "analyse", held)
     w, sent = widget(show_scores=True)
     w.hint()  # the analysis already running for the scores serves the hint too
     assert held.started.acquire(timeout=5) and w.busy == "hint"
@@ -1287,7 +1266,7 @@ def test_a_stale_analysis_is_cancelled_at_its_next_progress_report(
 ) -> None:
     import time
 
-    from reversi_widget import widget as widget_module
+    from reversi_widget.play import aids as aids_module
     from reversi_widget.analysis import analyse
 
     started, stopped = threading.Event(), threading.Event()
@@ -1306,7 +1285,7 @@ def test_a_stale_analysis_is_cancelled_at_its_next_progress_report(
             stopped.set()
             raise
 
-    monkeypatch.setattr(widget_module, "analyse", endless)
+    monkeypatch.setattr(aids_module, "analyse", endless)
     w, _ = widget(show_scores=True)
     assert started.wait(5)
     deadline = time.monotonic() + 5
@@ -1393,11 +1372,11 @@ def test_review_is_refused_before_the_game_ends() -> None:
     assert "the review comes once the game is over" in w.notice and snapshot(w) == before
     with pytest.raises(AnalysisRefusedError, match="once the game is over"):
         w.review()
-    assert w._workers == set()
+    assert w._workers.threads == set()
 
 
 def test_review_shows_its_progress_and_a_stale_review_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
-    from reversi_widget import widget as widget_module
+    from reversi_widget.play import aids as aids_module
 
     w, _ = finished_game()
     halfway, go_on = threading.Event(), threading.Event()
@@ -1409,7 +1388,7 @@ def test_review_shows_its_progress_and_a_stale_review_is_dropped(monkeypatch: py
         progress(1.0, "done")  # stale by now: this raises
         raise AssertionError("a stale review went on")
 
-    monkeypatch.setattr(widget_module, "review_line", slow_review)
+    monkeypatch.setattr(aids_module, "review", slow_review)
     w.review()
     assert halfway.wait(5)
     assert (w.busy, w.progress) == ("review", 0.5)

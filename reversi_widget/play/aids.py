@@ -1,0 +1,250 @@
+"""The analysis aids: a hint, the score overlay and the game review.
+
+Each result belongs to what it analysed and is never shown stale. A hint and the scores
+belong to one position under one set of analysis settings (an ``AidKey``: the session's
+generation and the settings' epoch); a review belongs to one line of moves (the session's
+``line_id``). The analyses themselves run elsewhere (see ``workers``): ``due`` says which
+to start now, and their results come back through ``analysis_done``/``review_done``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..analysis import Analysis, MoveAnalysis, MoveReview, analyse, review
+from ..errors import ReversiError
+from ..progress import Progress
+from ..squares import BLACK, WHITE
+from .session import Session
+from .texts import Listed, Refusal, Text, color_text, number, player_title, score_text
+
+__all__ = ["AidKey", "Aids", "AnalysisRefusedError", "Job"]
+
+#: What a position's analysis belongs to: the session's generation and the settings' epoch.
+AidKey = tuple[int, int]
+
+
+class AnalysisRefusedError(ReversiError):
+    """A hint or a review asked for when there is nothing to analyse (the game is over,
+    a computer is to move, the game is not finished yet...)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """An analysis to run away from the game: ``compute`` (which reports progress to
+    ``record``, and is stopped once ``alive`` says its result is no longer wanted), then
+    ``finish`` with the result, ``None`` when it was stopped, or the exception it raised."""
+
+    name: str  # "analysis" or "review"
+    compute: Callable[[Progress], Any]
+    alive: Callable[[], bool]
+    record: Callable[[float], None]
+    finish: Callable[[Any], None]
+
+
+class Aids:
+    """What the hint, the scores and the review were asked for, their results and their jobs."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.show_scores = False
+        self.depth: int | None = None  # analysis_depth and analysis_time_limit (None: analyse's defaults)
+        self.time_limit: float | None = None
+        self.epoch = 0  # bumped when the analysis settings change
+        self.hint_for: AidKey | None = None  # the position a hint was asked for
+        self.analysis: tuple[AidKey, Analysis] | None = None
+        self.analysis_job: AidKey | None = None  # the position a worker is analysing
+        self.analysis_failed: AidKey | None = None  # not retried for this position
+        self.review_asked: int | None = None  # the line a review was asked for and not yet started
+        self.reviewed: tuple[int, list[MoveReview]] | None = None
+        self.review_job: int | None = None  # the line a worker is reviewing
+        self.progress: dict[str, float] = {}  # "analysis" / "review" -> fraction done
+
+    # -- what belongs to what is shown ------------------------------------------------------
+
+    def key(self) -> AidKey:
+        """What an analysis started now belongs to: this position, these settings."""
+        return self.session.generation, self.epoch
+
+    def busy(self) -> bool:
+        return self.analysis_job is not None or self.review_job is not None
+
+    def current_analysis(self) -> Analysis | None:
+        if self.analysis is not None and self.analysis[0] == self.key():
+            return self.analysis[1]
+        return None
+
+    def current_review(self) -> list[MoveReview] | None:
+        if self.reviewed is not None and self.reviewed[0] == self.session.line_id:
+            return self.reviewed[1]
+        return None
+
+    def scores_wanted(self) -> bool:
+        board = self.session.board
+        return (
+            self.show_scores
+            and self.session.human_to_move()
+            and not board.is_game_over()
+            and not board.in_placement()
+            and not board.must_pass()
+        )
+
+    def analysis_wanted(self) -> bool:
+        """The score overlay or a hint needs the analysis of the position shown."""
+        return self.scores_wanted() or (self.hint_for == self.key() and self.hint_refusal() is None)
+
+    def settings_changed(self) -> None:
+        """Other settings, other scores: what was analysed is redone when still wanted."""
+        self.epoch += 1
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def hint(self) -> Refusal | None:
+        """Ring the best move(s) of this position: at once if it is analysed, else once it is."""
+        refusal = self.hint_refusal()
+        if refusal is not None:
+            return refusal
+        key = self.key()
+        self.hint_for = key
+        if self.analysis_failed == key:
+            self.analysis_failed = None  # asked again: try again
+        analysis = self.current_analysis()
+        if analysis is not None:
+            self.session.notify("info", self.hint_text(analysis))
+        return None
+
+    def hint_refusal(self) -> Refusal | None:
+        """Why no hint can be given now (None when it can)."""
+        session = self.session
+        board = session.board
+        waiting = session.practice_waiting(AnalysisRefusedError)
+        if waiting is not None:
+            return waiting
+        if board.is_game_over():
+            return Refusal(Text("notice_refused_hint_over"), AnalysisRefusedError)
+        computer = session.players[board.turn]
+        if computer is not None:
+            text = Text("notice_refused_hint_computer", color=color_text(board.turn), player=player_title(computer))
+            return Refusal(text, AnalysisRefusedError)
+        if board.in_placement():
+            return Refusal(Text("notice_refused_hint_placement"), AnalysisRefusedError)
+        if board.must_pass():
+            return Refusal(Text("notice_refused_hint_pass", color=color_text(board.turn)), AnalysisRefusedError)
+        return None
+
+    def review(self) -> Refusal | None:
+        """Review the whole line, once it reaches the end of the game."""
+        session = self.session
+        if not session.line:
+            return Refusal(Text("notice_refused_review_empty"), AnalysisRefusedError)
+        if not session.line_finished():
+            return Refusal(Text("notice_refused_review_unfinished"), AnalysisRefusedError)
+        line_id = session.line_id
+        if self.review_job != line_id and self.current_review() is None:
+            self.review_asked = line_id
+        return None
+
+    # -- the jobs -----------------------------------------------------------------------------
+
+    def due(self) -> list[Job]:
+        """The analyses to start now: a review asked for, and the analysis of the position
+        when a hint or the overlay needs it and neither its result nor a job for it exists."""
+        jobs = []
+        session = self.session
+        if self.review_asked is not None:
+            line_id, self.review_asked = self.review_asked, None
+            if line_id == session.line_id:
+                jobs.append(self._review_job(line_id))
+        key = self.key()
+        idle = key not in (self.analysis_job, self.analysis_failed) and self.current_analysis() is None
+        if idle and self.analysis_wanted():
+            jobs.append(self._analysis_job(key))
+        return jobs
+
+    def _analysis_job(self, key: AidKey) -> Job:
+        self.analysis_job = key
+        self.progress["analysis"] = 0.0
+        board = self.session.board.copy(stack=False)
+        depth, limit = self.depth, self.time_limit
+
+        def compute(progress: Progress) -> Analysis:
+            return analyse(board, depth=depth, time_limit=limit, progress=progress)
+
+        # Stale once the position changes, or once neither the scores nor a hint want it.
+        alive = lambda: self.key() == key and self.analysis_wanted()  # noqa: E731
+        return Job("analysis", compute, alive, self._recorder("analysis"), self._analysed(key))
+
+    def _analysed(self, key: AidKey) -> Callable[[Any], None]:
+        def finish(result: Analysis | Exception | None) -> None:
+            if self.analysis_job == key:
+                self.analysis_job = None
+            if self.key() != key:
+                return  # the position has moved on: none of this is shown
+            if isinstance(result, Exception):
+                self.analysis_failed = key
+                self.session.notify("error", Text("notice_analysis_failed", error=str(result)))
+            elif result is not None:
+                self.analysis = (key, result)
+                if self.hint_for == key:
+                    self.session.notify("info", self.hint_text(result))
+
+        return finish
+
+    def _review_job(self, line_id: int) -> Job:
+        self.review_job = line_id
+        self.progress["review"] = 0.0
+        board = self.session.whole_line()
+        depth, limit = self.depth, self.time_limit
+
+        def compute(progress: Progress) -> list[MoveReview]:
+            return review(board, depth, limit, progress)
+
+        def finish(result: list[MoveReview] | Exception | None) -> None:
+            if self.review_job == line_id:
+                self.review_job = None
+            if self.session.line_id != line_id:
+                return
+            if isinstance(result, Exception):
+                self.session.notify("error", Text("notice_analysis_failed", error=str(result)))
+            elif result is not None:
+                self.reviewed = (line_id, result)
+                self.session.notify("info", review_done_text(result))
+
+        return Job("review", compute, lambda: self.session.line_id == line_id, self._recorder("review"), finish)
+
+    def _recorder(self, name: str) -> Callable[[float], None]:
+        def record(fraction: float) -> None:
+            self.progress[name] = fraction
+
+        return record
+
+    # -- texts --------------------------------------------------------------------------------
+
+    def hint_text(self, analysis: Analysis) -> Text:
+        best = best_moves(analysis)
+        return Text(
+            "notice_hint",
+            color=color_text(self.session.board.turn),
+            moves=Listed(tuple(str(entry.move) for entry in best)),
+            score=score_text(best[0]),
+        )
+
+
+def best_moves(analysis: Analysis) -> list[MoveAnalysis]:
+    top = analysis.best.score
+    return [entry for entry in analysis.moves if entry.move and entry.score == top]
+
+
+def review_done_text(reviews: list[MoveReview]) -> Text:
+    lost = {BLACK: 0.0, WHITE: 0.0}
+    for entry in reviews:
+        lost[entry.color] += entry.loss
+    return Text(
+        "notice_review_done",
+        black=color_text(BLACK),
+        white=color_text(WHITE),
+        black_loss=number(lost[BLACK]),
+        white_loss=number(lost[WHITE]),
+    )

@@ -1,0 +1,122 @@
+"""What a widget accepts as a setting or an annotation, checked before anything changes.
+
+The settings a front end may write (``SETTINGS``) are checked against their trait's type
+and answered with a text the views can show; the annotations Python sets (``fill``,
+``marks``, ``arrows``) are checked against the board and refused with a clear error.
+"""
+
+from __future__ import annotations
+
+import traitlets
+
+from ..errors import InvalidMoveError, ReversiError
+from ..squares import parse_square, square_name
+from .texts import Text, quote
+
+__all__ = [
+    "ANIMATIONS",
+    "ANIMATION_STEP",
+    "MAX_PIXELS",
+    "MIN_PIXELS",
+    "SETTINGS",
+    "THEMES",
+    "InvalidAnnotationError",
+    "arrows",
+    "fill",
+    "marks",
+    "setting_problem",
+]
+
+#: The traits a front end may write (js/PROTOCOL.md, "Settings").
+SETTINGS = (
+    "show_legal",
+    "show_flips",
+    "show_coordinates",
+    "show_me",
+    "practice",
+    "show_scores",
+    "animation",
+    "theme",
+    "size",
+)
+ANIMATIONS = ("off", "slow", "normal", "fast")
+THEMES = ("auto", "light", "dark", "high-contrast")
+MIN_PIXELS, MAX_PIXELS = 120, 4000
+#: Seconds per disc of the flip animation, as js/widget.js plays it ("off" is 0).
+ANIMATION_STEP = {"off": 0.0, "slow": 0.48, "normal": 0.3, "fast": 0.18}
+MAX_MARK_LENGTH = 12
+MAX_FILL_LENGTH = 64
+
+
+class InvalidAnnotationError(ReversiError, traitlets.TraitError):
+    """A ``fill``, ``marks`` or ``arrows`` value that does not fit the board."""
+
+
+def setting_problem(trait: traitlets.TraitType[object, object], name: str, value: object) -> Text | None:
+    """Why a front end's value for the setting ``name`` does not fit its trait (None: it fits)."""
+    expected: Text | None
+    if isinstance(trait, traitlets.Bool):
+        expected = None if isinstance(value, bool) else Text("setting_expected_bool")
+    elif isinstance(trait, traitlets.Enum):
+        values = tuple(trait.values or ())
+        expected = None if value in values else Text("setting_expected_one_of", values=", ".join(map(str, values)))
+    else:  # size
+        fits = value is None or (
+            isinstance(value, int) and not isinstance(value, bool) and MIN_PIXELS <= value <= MAX_PIXELS
+        )
+        expected = None if fits else Text("setting_expected_size", low=MIN_PIXELS, high=MAX_PIXELS)
+    if expected is None:
+        return None
+    return Text("notice_setting", name=name, got=quote(value), error=expected)
+
+
+def fill(value: object, size: int) -> dict[str, str]:
+    """``{square: CSS colour}``, squares spelt as the board spells them."""
+    out: dict[str, str] = {}
+    for square, colour in _items("fill", value, size):
+        if not isinstance(colour, str) or len(colour) > MAX_FILL_LENGTH:
+            raise InvalidAnnotationError(f"fill[{square!r}] must be a CSS colour string, got {quote(colour)}")
+        out[square] = colour
+    return out
+
+
+def marks(value: object, size: int) -> dict[str, str]:
+    """``{square: short text}``; numbers become their shortest text."""
+    out: dict[str, str] = {}
+    for square, mark in _items("marks", value, size):
+        if isinstance(mark, bool) or not isinstance(mark, (str, int, float)):
+            raise InvalidAnnotationError(f"marks[{square!r}] must be a short text or a number, got {quote(mark)}")
+        label = mark if isinstance(mark, str) else f"{mark:g}"
+        if len(label) > MAX_MARK_LENGTH:
+            raise InvalidAnnotationError(f"marks[{square!r}] = {label!r} is longer than {MAX_MARK_LENGTH} characters")
+        out[square] = label
+    return out
+
+
+def arrows(value: object, size: int) -> list[list[str]]:
+    """``[[from, to], ...]`` pairs of squares."""
+    if not isinstance(value, (list, tuple)):
+        raise InvalidAnnotationError(f"arrows must be a list of [from, to] pairs, got {quote(value)}")
+    out: list[list[str]] = []
+    for pair in value:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise InvalidAnnotationError(f"each arrow must be a [from, to] pair of squares, got {quote(pair)}")
+        out.append([_square("arrows", square, size) for square in pair])
+    return out
+
+
+def _items(name: str, value: object, size: int) -> list[tuple[str, object]]:
+    if not isinstance(value, dict):
+        raise InvalidAnnotationError(f"{name} must map square names to values, got {quote(value)}")
+    return [(_square(name, square, size), item) for square, item in value.items()]
+
+
+def _square(name: str, square: object, size: int) -> str:
+    try:
+        if isinstance(square, str):
+            return square_name(parse_square(square, size), size)
+        if isinstance(square, int) and not isinstance(square, bool):
+            return square_name(square, size)
+    except InvalidMoveError as error:
+        raise InvalidAnnotationError(f"{name}: {error}") from None
+    raise InvalidAnnotationError(f"{name}: expected a square name like 'd3', got {quote(square)}")

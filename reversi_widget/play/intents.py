@@ -1,0 +1,140 @@
+"""Intents from the front end: a message checked in full becomes an ``Intent``, or a refusal.
+
+``parse`` checks the envelope (a small dict without buffers), the kind, the exact fields
+and their JSON types, the square's spelling and the ply the intent was made at;
+``perform`` then looks the kind up in ``ACTIONS``, a table from kind to the session's (or
+the aids') method. The contract is js/PROTOCOL.md, "Intents".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..board import Move
+from ..errors import InvalidMoveError
+from ..squares import parse_square, square_name
+from .aids import Aids
+from .session import Session
+from .texts import Refusal, Text, quote
+
+__all__ = ["ACTIONS", "INTENTS", "MAX_INTENT_SIZE", "TIMELESS_INTENTS", "Intent", "parse", "perform"]
+
+#: Intent kind -> its fields besides ``kind`` and their JSON types (js/PROTOCOL.md, "Intents").
+INTENTS: dict[str, dict[str, type]] = {
+    "move": {"square": str, "ply": int},
+    "pass": {"ply": int},
+    "undo": {"ply": int},
+    "redo": {"ply": int},
+    "new_game": {"ply": int},
+    "jump": {"to": int, "ply": int},
+    "practice_flip": {"square": str, "ply": int},
+    "practice_done": {"ply": int},
+    "practice_reveal": {"ply": int},
+    "hint": {"ply": int},
+    "review": {"ply": int},
+    "pause": {"ply": int},
+    "resume": {"ply": int},
+}
+#: Intents that do not depend on the position, so they are never refused as stale (a
+#: Pause click during a fast computer game is always out of date by a move or two).
+TIMELESS_INTENTS = ("pause", "resume")
+#: An intent is a few short fields; anything bigger (counting characters) is refused unread.
+MAX_INTENT_SIZE = 256
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A checked intent: its kind, the move on its square (or the pass), and ``to`` for a jump."""
+
+    kind: str
+    move: Move
+    to: int = 0
+
+
+Action = Callable[[Session, Aids, Intent], "Refusal | None"]
+
+#: What each kind of intent does: one method of the session or the aids.
+ACTIONS: dict[str, Action] = {
+    "move": lambda session, aids, intent: session.human_move(intent.move),
+    "pass": lambda session, aids, intent: session.human_move(intent.move),
+    "undo": lambda session, aids, intent: session.undo(),
+    "redo": lambda session, aids, intent: session.redo(),
+    "new_game": lambda session, aids, intent: session.new_game(),
+    "jump": lambda session, aids, intent: session.jump(intent.to),
+    "practice_flip": lambda session, aids, intent: session.practice_flip(intent.move),
+    "practice_done": lambda session, aids, intent: session.practice_done(),
+    "practice_reveal": lambda session, aids, intent: session.practice_reveal(),
+    "hint": lambda session, aids, intent: aids.hint(),
+    "review": lambda session, aids, intent: aids.review(),
+    "pause": lambda session, aids, intent: session.pause(),
+    "resume": lambda session, aids, intent: session.resume(),
+}
+
+
+def perform(intent: Intent, session: Session, aids: Aids) -> Refusal | None:
+    return ACTIONS[intent.kind](session, aids, intent)
+
+
+def parse(content: object, buffers: object, session: Session) -> Intent | Refusal:
+    """The intent a message asks for, or why it is refused (nothing is changed either way)."""
+    if not isinstance(content, dict):
+        return Refusal(Text("notice_refused_not_dict", got=quote(content)))
+    if buffers:
+        count = len(buffers) if isinstance(buffers, (list, tuple)) else 1
+        return Refusal(Text("notice_refused_buffers", count=count))
+    if _payload_size(content, MAX_INTENT_SIZE) > MAX_INTENT_SIZE:
+        return Refusal(Text("notice_refused_too_big", limit=MAX_INTENT_SIZE))
+    kind = content.get("kind")
+    if not isinstance(kind, str) or kind not in INTENTS:
+        return Refusal(Text("notice_refused_kind", got=quote(kind), expected=", ".join(INTENTS)))
+    fields = INTENTS[kind]
+    if set(content) != {"kind", *fields}:
+        got = ", ".join(sorted(quote(key) for key in content))
+        return Refusal(Text("notice_refused_fields", kind=kind, expected=", ".join(["kind", *fields]), got=got))
+    for field, expected in fields.items():
+        value = content[field]
+        if type(value) is not expected:  # bool is not an int here; 3.0 is not 3
+            expected_text = Text("type_integer" if expected is int else "type_string")
+            return Refusal(Text("notice_refused_type", field=field, expected=expected_text, got=quote(value)))
+    board = session.board
+    move = session.pass_move()
+    if "square" in fields:
+        square = _square(content["square"], board.size)
+        if isinstance(square, Refusal):
+            return square
+        move = square
+    if content["ply"] != board.ply and kind not in TIMELESS_INTENTS:
+        return Refusal(Text("notice_refused_stale", got=quote(content["ply"]), ply=board.ply))
+    return Intent(kind, move, content.get("to", 0))
+
+
+def _square(square: str, size: int) -> Move | Refusal:
+    """The move on a square named exactly as the front end writes it, or why not."""
+    try:
+        move = Move(parse_square(square, size), size)
+    except InvalidMoveError:
+        last = square_name(size * size - 1, size)
+        return Refusal(Text("notice_refused_square", got=quote(square), size=size, last=last))
+    if str(move) != square:
+        return Refusal(Text("notice_refused_square_spelling", got=quote(square), square=str(move)))
+    return move
+
+
+def _payload_size(value: object, limit: int) -> int:
+    """Characters and items in a decoded JSON value, counting stops soon after ``limit``."""
+    size, stack = 0, [value]
+    while stack and size <= limit:
+        item = stack.pop()
+        if isinstance(item, str):
+            size += len(item)
+        elif isinstance(item, dict):
+            size += len(item)
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            size += len(item)
+            stack.extend(item)
+        else:
+            size += 1
+    return size

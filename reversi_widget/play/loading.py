@@ -1,0 +1,42 @@
+"""Reading a game to show: a ``Board`` from anything the widget's ``load`` accepts."""
+
+from __future__ import annotations
+
+from ..board import Board
+from ..errors import InvalidMoveError, InvalidPositionError
+from ..game import Game
+from ..ggf import read_ggf
+from ..notation import parse_position
+from ..rules import Rules
+from .texts import quote
+
+__all__ = ["read_board"]
+
+
+def read_board(source: object, rules: Rules | None) -> Board:
+    """A board with its move stack from a ``Board``, a ``Game``, a GGF record, a transcript
+    or a position string; text is read under ``rules``. Raises and reads nothing else."""
+    if source is None:
+        return Board(rules=rules)
+    if isinstance(source, Board):
+        return source.copy()
+    if isinstance(source, Game):
+        return source.board()
+    if not isinstance(source, str):
+        raise InvalidPositionError(
+            f"cannot load {quote(source)}: expected a Board, a Game, a GGF record, a transcript or a position"
+        )
+    if source.lstrip().startswith("(;"):
+        return read_ggf(source).board()
+    try:
+        return Board.from_transcript(source, rules=rules)
+    except InvalidMoveError as transcript_error:
+        try:
+            position = parse_position(source)
+        except InvalidPositionError as position_error:
+            raise InvalidPositionError(
+                f"cannot read {quote(source)} as a transcript ({transcript_error}) or as a position ({position_error})"
+            ) from None
+        if rules is not None and position.size == rules.size:
+            return Board(source, rules=rules)
+        return Board.from_string(source)

@@ -1,0 +1,501 @@
+"""The game a widget shows, as plain Python: no traits, no threads, no front end.
+
+A ``Session`` owns the position, the whole line of moves (so moves can be redone), the
+two players and a pending practice move. Each action is one method that either changes
+the game and returns None, or returns a ``Refusal`` and leaves everything as it was; the
+widget's Python methods raise the refusal, its intents show it as a notice.
+
+A computer's move is asked for by whoever runs the work (``computer_due`` and ``think``),
+computed elsewhere on a copy, and handed back to ``computer_moved``, which plays it only
+if the game is still where it was (``generation`` tells): a stale move is never played.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from ..board import Board, Move, Outcome
+from ..errors import IllegalMoveError, InvalidMoveError, ReversiError
+from ..explain import explain
+from ..players import Player, player_name
+from ..practice import FlipRefusal, PracticeError, PracticeMove
+from ..squares import BLACK, WHITE, Color, square_name
+from .texts import (
+    COLOR_KEY,
+    Explained,
+    Joined,
+    Plain,
+    Refusal,
+    Renders,
+    Text,
+    color_text,
+    player_title,
+    quote,
+    result_text,
+    squares_text,
+)
+
+__all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session"]
+
+#: "Show me" walks a move in steps of the animation: the disc lands, each flanked line is
+#: lit for DEMO_LINE_STEPS, then the discs flip one by one (js/PROTOCOL.md, "Show me").
+DEMO_LINE_STEPS = 2
+
+_FLIP_REFUSALS = {
+    FlipRefusal.EMPTY: "notice_refused_practice_empty",
+    FlipRefusal.PLACED: "notice_refused_practice_placed",
+    FlipRefusal.OWN: "notice_refused_practice_own",
+}
+
+_log = logging.getLogger(__name__)
+
+
+class NavigationError(ReversiError, IndexError):
+    """Undo, redo or jump to a position the line does not have."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What the views say under the board: ``kind`` is "info", "pass", "error" or "explain"."""
+
+    kind: str
+    text: Renders
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move was played (``outcome`` when it ended the game): what ``on_move`` callbacks hear of."""
+
+    move: Move
+    outcome: Outcome | None
+
+
+class Session:
+    """One game with its line, players, practice move and notice."""
+
+    def __init__(self, board: Board, players: dict[Color, Player | None], log: logging.Logger = _log) -> None:
+        self.board = board
+        self.line: list[Move] = list(board.move_stack)
+        self.players = players
+        self.log = log
+        # Settings the widget keeps up to date.
+        self.practice_mode = False
+        self.show_me = False
+        self.step = 0.3  # seconds per disc of the flip animation
+        self.paused = False
+        # What changes with the game.
+        self.practice: PracticeMove | None = None  # a placed disc waiting for its flips
+        self.mistakes = 0  # practice mistakes at each move's first check, summed
+        self.practised = 0  # practice moves completed
+        self.notice: Notice | None = None
+        self.notice_id = 0  # bumped with every notice, so the same text twice is news twice
+        self.played: list[Played] = []  # moves not yet told to the callbacks
+        # Staleness counters: what a worker's result or an aid belongs to.
+        self.generation = 0  # bumped when the position (or who plays it) changes
+        self.line_id = 0  # bumped when the line of moves changes
+        self.pending: int | None = None  # the generation a computer is thinking about
+        self.thinking: Player | None = None  # the computer player last asked to choose
+        self.demo: dict[str, object] = {}
+        self.demo_id = 0
+        self.demo_until = 0.0  # when the views' walk through the last move ends
+        self._finished = (-1, False)  # (line id, the line ends the game)
+
+    # -- questions ----------------------------------------------------------------------------
+
+    def humans(self) -> bool:
+        return self.players[BLACK] is None or self.players[WHITE] is None
+
+    def human_turn(self, board: Board) -> bool:
+        """A human has a real decision here (not a forced pass, not the end)."""
+        return self.players[board.turn] is None and not board.must_pass() and not board.is_game_over()
+
+    def human_to_move(self) -> bool:
+        """A human is to move and may act (no computer thinking, no practice disc waiting)."""
+        return self.players[self.board.turn] is None and self.pending is None and self.practice is None
+
+    def undo_target(self) -> int | None:
+        """The ply undo goes back to: the last position where a human had a decision (one
+        move back when both players are computers)."""
+        probe = self.board.copy()
+        if not probe.ply:
+            return None
+        if not self.humans():
+            return probe.ply - 1
+        while probe.ply:
+            probe.pop()
+            if self.human_turn(probe):
+                return probe.ply
+        return None
+
+    def redo_target(self) -> int | None:
+        if self.board.ply >= len(self.line):
+            return None
+        if not self.humans():
+            return self.board.ply + 1
+        probe = self.board.copy()
+        probe.push(self.line[probe.ply])
+        while probe.ply < len(self.line) and not self.human_turn(probe) and not probe.is_game_over():
+            probe.push(self.line[probe.ply])
+        return probe.ply
+
+    def whole_line(self, stack: bool = True) -> Board:
+        """The position at the end of the line (redo tail included)."""
+        board = self.board.copy(stack=stack)
+        for move in self.line[self.board.ply :]:
+            board.push(move)
+        return board
+
+    def line_finished(self) -> bool:
+        """The line of moves (redo tail included) reaches the end of the game."""
+        line_id, finished = self._finished
+        if line_id != self.line_id:
+            finished = self.whole_line(stack=False).is_game_over()
+            self._finished = (self.line_id, finished)
+        return finished
+
+    def human_refusal(self, error: type[ReversiError] = IllegalMoveError) -> Refusal | None:
+        """Why no human may move now: the game is over, or a computer plays this side."""
+        board = self.board
+        outcome = board.outcome()
+        if outcome is not None:
+            return Refusal(Text("notice_refused_over", result=result_text(outcome, board.copy())), error)
+        computer = self.players[board.turn]
+        if computer is not None:
+            colour, name = color_text(board.turn), player_title(computer)
+            if self.pending is not None:
+                return Refusal(Text("notice_refused_thinking", color=colour, player=name), error)
+            key = "notice_refused_review" if board.ply < len(self.line) else "notice_refused_not_human"
+            return Refusal(Text(key, color=colour, player=name), error)
+        return None
+
+    def practice_waiting(self, error: type[ReversiError] = PracticeError) -> Refusal | None:
+        if self.practice is None:
+            return None
+        return Refusal(Text("notice_refused_practice_pending", square=str(self.practice.move)), error)
+
+    # -- notices ------------------------------------------------------------------------------
+
+    def notify(self, kind: str, text: Renders) -> None:
+        self.notice = Notice(kind, text)
+        self.notice_id += 1
+
+    def clear_notice(self) -> None:
+        self.notice = None
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def play(self, move: Move) -> Refusal | None:
+        """Play a legal move for the side to move, whoever plays it (Python may move for a
+        computer: its pending move is dropped). An illegal move is refused with its reason."""
+        try:
+            self._push(move)
+        except IllegalMoveError:  # the rule that forbids it, in one sentence (R10-R19)
+            return Refusal(Explained(explain(self.board, move)), IllegalMoveError, "explain")
+        self.clear_notice()
+        self.advance()
+        return None
+
+    def human_move(self, move: Move) -> Refusal | None:
+        """A click on a square (or the Pass button): only for a human's side; in practice
+        mode a legal move only places the disc."""
+        refusal = self.practice_waiting() or self.human_refusal()
+        if refusal is not None:
+            return refusal
+        board = self.board
+        if self.practice_mode and move and not board.in_placement() and move in board.legal_moves:
+            self.practice = PracticeMove.start(board, move)
+            self.clear_notice()
+            return None
+        return self.play(move)
+
+    def pass_move(self) -> Move:
+        return Move.null(self.board.size)
+
+    def undo(self) -> Refusal | None:
+        """Back to the last position where a human is to move (one move if both players are
+        computers); the moves stay in the line for ``redo``. A waiting practice disc is
+        lifted instead: the game is then as it was."""
+        if self.practice is not None:
+            self.practice = None
+            self.clear_notice()
+            return None
+        target = self.undo_target()
+        if target is None:
+            return Refusal(Text("notice_refused_undo"), NavigationError)
+        self._goto(target)
+        self.clear_notice()
+        return None
+
+    def redo(self) -> Refusal | None:
+        """Forward along the line to the next position where a human is to move."""
+        target = self.redo_target()
+        if target is None:
+            return Refusal(Text("notice_refused_redo"), NavigationError)
+        self._goto(target)
+        self.clear_notice()
+        self.advance()
+        return None
+
+    def jump(self, to: int) -> Refusal | None:
+        """Show the position after ``to`` moves of the line."""
+        if not 0 <= to <= len(self.line):
+            return Refusal(Text("notice_refused_jump", got=quote(to), length=len(self.line)), NavigationError)
+        if to != self.board.ply:
+            self._goto(to)
+            self.clear_notice()
+            self.advance()
+        return None
+
+    def new_game(self) -> Refusal | None:
+        """Start again under the same rules."""
+        self.start(Board(rules=self.board.rules))
+        return None
+
+    def start(self, board: Board) -> None:
+        """Replace the game (a new game or a load): the board's stack becomes the line."""
+        self.board = board
+        self.line = list(board.move_stack)
+        self.line_id += 1
+        self._invalidate()
+        self.demo = {}
+        self.clear_notice()
+        self.advance()
+
+    def pause(self) -> Refusal | None:
+        if all(player is None for player in self.players.values()):
+            return Refusal(Text("notice_refused_pause_no_computer"))
+        self.paused = True
+        self.clear_notice()  # what was refused or went wrong before is now out of date
+        return None
+
+    def resume(self) -> Refusal | None:
+        self.paused = False
+        self.clear_notice()
+        self.advance()
+        return None
+
+    def set_paused(self, paused: bool) -> None:
+        self.paused = paused
+        self.advance()
+
+    def set_player(self, color: Color, player: Player | None) -> None:
+        self.players[color] = player
+        if self.board.turn == color and (self.pending is not None or self.practice is not None):
+            self._invalidate()  # the old player's move (or practice disc) is no longer wanted
+        self.advance()
+
+    def advance(self) -> None:
+        """Let the game go on by itself as far as it can without a player: play forced
+        passes. Only at the end of the line; in the middle (after undo or jump) it waits."""
+        board = self.board
+        while board.ply == len(self.line) and not board.is_game_over() and board.must_pass():
+            color = board.turn
+            self._push(Move.null(board.size))
+            self.notify("pass", Text("notice_pass", color=color_text(color), other=color_text(not color)))
+
+    # -- computer players ---------------------------------------------------------------------
+
+    def computer_due(self) -> Player | None:
+        """The computer that should start thinking now, if any."""
+        board = self.board
+        if board.ply != len(self.line) or board.is_game_over() or self.paused or self.pending is not None:
+            return None
+        return self.players[board.turn]
+
+    def think(self, player: Player) -> int:
+        """``player`` starts on this position: the generation its move must come back to."""
+        self.pending = self.generation
+        self.thinking = player
+        return self.generation
+
+    def computer_moved(self, generation: int, choice: object) -> None:
+        """A computer's answer (a move, or the exception it raised): played only if the game
+        is still where it was; a failure pauses the game with a notice."""
+        if self.pending != generation or self.generation != generation:
+            return  # stale: undo, new game, load, jump or a Python move came first
+        self.pending = None
+        color, player = self.board.turn, self.thinking
+        try:
+            if isinstance(choice, Exception):
+                raise choice
+            if not isinstance(choice, (Move, str)):
+                raise InvalidMoveError(f"choose() returned {quote(choice)}, not a Move")
+            self._push(self.board.parse_move(choice))
+        except Exception as error:
+            self.paused = True
+            name = player_title(player) if player is not None else Plain("?")
+            self.notify("error", Text("notice_player_failed", color=color_text(color), player=name, error=str(error)))
+            return
+        self.advance()
+
+    def demo_wait(self) -> float:
+        """Seconds until the views have walked through the last move ("show me")."""
+        return self.demo_until - time.monotonic()
+
+    # -- practice (R17) -----------------------------------------------------------------------
+
+    def set_practice_mode(self, on: bool) -> None:
+        """Practice switched off with a disc placed: the move is played with its true flips,
+        outside the tally (the learner chose to stop practising)."""
+        self.practice_mode = on
+        if not on and self.practice is not None:
+            self._push(self.practice.move)
+            self.clear_notice()
+            self.advance()
+
+    def practice_place(self, move: Move) -> Refusal | None:
+        """Place a disc for the side to move as a practice move: nothing flips yet."""
+        board = self.board
+        refusal = self._practice_off("practice_place") or self.practice_waiting() or self.human_refusal(PracticeError)
+        if refusal is not None:
+            return refusal
+        if not move or board.in_placement():
+            text = Plain(f"{move}: only a disc placed under the normal rules flips discs to practise")
+            return Refusal(text, PracticeError)
+        if move not in board.legal_moves:
+            return Refusal(Explained(explain(board, move)), IllegalMoveError, "explain")
+        self.practice = PracticeMove.start(board, move)
+        self.clear_notice()
+        return None
+
+    def practice_flip(self, move: Move) -> Refusal | None:
+        """Turn an opponent disc of the waiting practice move (or turn it back)."""
+        refusal = self._no_practice("practice_flip")
+        if refusal is not None:
+            return refusal
+        practice = self.practice
+        assert practice is not None
+        if move.square is None:
+            return Refusal(Plain(f"practice_flip needs the square of a disc, got {move}"), PracticeError)
+        why = practice.refusal(move.square)
+        if why is not None:
+            return Refusal(Text(_FLIP_REFUSALS[why], square=str(move)), PracticeError)
+        practice.toggle(move.square)
+        return None
+
+    def practice_done(self) -> Refusal | None:
+        """Check the flips: right, the move is played; else the wrong and missed discs are
+        marked and a notice says which."""
+        refusal = self._no_practice("practice_done")
+        if refusal is not None:
+            return refusal
+        practice = self.practice
+        assert practice is not None
+        if not practice.check():
+            size = practice.move.size
+            problems: list[Renders] = []
+            if practice.wrong:
+                problems.append(squares_text("practice_should_not_flip", self._names(practice.wrong, size)))
+            if practice.missed:
+                problems.append(squares_text("practice_should_flip", self._names(practice.missed, size)))
+            text = Text("notice_practice_not_yet", square=str(practice.move), problems=Joined(tuple(problems)))
+            self.notify("explain", text)
+            return None
+        expl = Explained(explain(self.board, practice.move))
+        self._complete_practice(practice)
+        self.notify("info", Text("notice_practice_correct", explanation=expl))
+        self.advance()
+        return None
+
+    def practice_reveal(self) -> Refusal | None:
+        """Show the answer: play the waiting practice move with its true flips (mistakes count)."""
+        refusal = self._no_practice("practice_reveal")
+        if refusal is not None:
+            return refusal
+        practice = self.practice
+        assert practice is not None
+        practice.reveal()
+        expl = Explained(explain(self.board, practice.move))
+        flips = ", ".join(self._names(sorted(practice.correct), practice.move.size))
+        self._complete_practice(practice)
+        self.notify("info", Text("notice_practice_revealed", explanation=expl, flips=flips))
+        self.advance()
+        return None
+
+    def _practice_off(self, kind: str) -> Refusal | None:
+        if self.practice_mode:
+            return None
+        return Refusal(Text("notice_refused_practice_off", kind=kind), PracticeError)
+
+    def _no_practice(self, kind: str) -> Refusal | None:
+        refusal = self._practice_off(kind)
+        if refusal is None and self.practice is None:
+            refusal = Refusal(Text("notice_refused_practice_none"), PracticeError)
+        return refusal
+
+    def _complete_practice(self, practice: PracticeMove) -> None:
+        """The flips are settled: play the move for real and count it."""
+        self.mistakes += practice.mistakes or 0
+        self.practised += 1
+        self._push(practice.move)
+
+    @staticmethod
+    def _names(squares: list[int], size: int) -> list[str]:
+        return [square_name(sq, size) for sq in squares]
+
+    # -- changing the position ----------------------------------------------------------------
+
+    def _push(self, move: Move) -> None:
+        """Play a legal move here, replacing the rest of the line; raise and change nothing
+        if it is not legal."""
+        before = self.board.copy() if self.show_me and move else None
+        self.board.push(move)
+        self.line[self.board.ply - 1 :] = [move]
+        self.line_id += 1
+        self._invalidate()
+        if before is not None:
+            self.demo = self._demo_of(before, move)
+        elif not self.show_me:
+            self.demo = {}  # with show_me, a pass keeps the walk-through of the move before it
+        self.played.append(Played(move, self.board.outcome()))
+
+    def _demo_of(self, board: Board, move: Move) -> dict[str, object]:
+        """The walk-through of a move from the position before it: each flanked line from the
+        move to its closing disc, in the order ``explain`` walks the directions."""
+        expl = explain(board, move)
+        lines = [
+            [square_name(sq, board.size) for sq in (*line.run, line.end)]
+            for line in expl.directions
+            if line.flanks and line.end is not None
+        ]
+        self.demo_id += 1
+        self.demo_until = time.monotonic() + self.step * (1 + DEMO_LINE_STEPS * len(lines) + len(expl.flips))
+        return {
+            "id": self.demo_id,
+            "ply": board.ply + 1,
+            "move": str(move),
+            "color": COLOR_KEY[board.turn],
+            "lines": lines,
+        }
+
+    def _goto(self, ply: int) -> None:
+        """Move along the line to ``ply``."""
+        self.demo = {}
+        board = self.board
+        while board.ply > ply:
+            board.pop()
+        while board.ply < ply:
+            board.push(self.line[board.ply])
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        """The position (or who plays it) changed: a computer's pending move is now stale,
+        and so is a practice move waiting for its flips."""
+        self.generation += 1
+        if self.pending is not None:
+            self._stop_thinking()
+        self.pending = None
+        self.practice = None
+
+    def _stop_thinking(self) -> None:
+        """Ask the computer thinking about a position that has gone to stop, if it can
+        (``Engine.stop``), so that the next move does not wait for a useless search."""
+        player = self.thinking
+        stop = getattr(player, "stop", None)
+        if player is not None and callable(stop):
+            try:
+                stop()
+            except Exception:
+                self.log.exception("stop() of the computer player %s failed", player_name(player))

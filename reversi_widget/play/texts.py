@@ -1,0 +1,218 @@
+"""Texts as values: what the widget will say, kept apart from the language it is said in.
+
+A ``Text`` names a key of the locale files and its fields; it is rendered when shown, and
+again whenever ``language`` changes. Fields may be texts themselves (a colour's name, a
+player's level), so a whole sentence follows the language. Being plain values, texts
+compare equal, and a test can ask which refusal it got without reading English.
+
+A ``Refusal`` is a text with what it means to each caller: the notice kind the views show,
+and the error type the Python API raises.
+"""
+
+from __future__ import annotations
+
+import reprlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, Union
+
+from ..analysis import MoveAnalysis
+from ..board import Board, Outcome
+from ..engine import Engine
+from ..errors import ReversiError
+from ..explain import Explanation
+from ..i18n import translate
+from ..players import Player, player_name
+from ..squares import BLACK, WHITE, Color
+
+__all__ = [
+    "COLOR_KEY",
+    "Explained",
+    "Joined",
+    "Listed",
+    "Plain",
+    "Refusal",
+    "Renders",
+    "Text",
+    "color_text",
+    "number",
+    "player_title",
+    "quote",
+    "result_text",
+    "score_text",
+    "squares_text",
+]
+
+COLOR_KEY = {BLACK: "black", WHITE: "white"}
+
+#: The level names of the engine, by level number ("expert" for 7...).
+LEVEL_NAMES = {level: name for name, level in Engine.LEVELS.items()}
+
+
+class Renders(Protocol):
+    """Anything the widget can say in any of its languages."""
+
+    def render(self, language: str) -> str: ...
+
+
+Field = Union[str, int, float, "Renders"]
+
+
+class Text:
+    """A text of the locale files with its fields: ``Text("notice_refused_stale", got="3", ply=4)``."""
+
+    __slots__ = ("fields", "key")
+
+    def __init__(self, key: str, /, **fields: Field) -> None:
+        self.key = key
+        self.fields = tuple(fields.items())
+
+    def render(self, language: str) -> str:
+        return translate(self.key, language, **{name: _render(value, language) for name, value in self.fields})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and (self.key, self.fields) == (other.key, other.fields)
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.fields))
+
+    def __repr__(self) -> str:
+        fields = "".join(f", {name}={value!r}" for name, value in self.fields)
+        return f"Text({self.key!r}{fields})"
+
+
+@dataclass(frozen=True)
+class Plain:
+    """A text that is the same in every language: a name, or a message only Python callers see."""
+
+    text: str
+
+    def render(self, language: str) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Explained:
+    """An illegal move's reason in one sentence (``explain()``'s short form)."""
+
+    explanation: Explanation
+
+    def render(self, language: str) -> str:
+        return self.explanation.short(language)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Names joined with the language's list separator ("d3, e4")."""
+
+    names: tuple[str, ...]
+
+    def render(self, language: str) -> str:
+        return translate("explain_list_separator", language).join(self.names)
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Several texts said one after the other."""
+
+    parts: tuple[Renders, ...]
+    separator: str = " "
+
+    def render(self, language: str) -> str:
+        return self.separator.join(part.render(language) for part in self.parts)
+
+
+def _render(value: Field, language: str) -> str | int | float:
+    return value if isinstance(value, (str, int, float)) else value.render(language)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action was not taken (the game is exactly as before): the notice the views
+    show (``kind`` "error", or "explain" for a rule's reason) and the error Python raises."""
+
+    text: Renders
+    error: type[ReversiError] = ReversiError
+    kind: str = "error"
+
+    def exception(self, language: str) -> ReversiError:
+        return self.error(self.text.render(language))
+
+
+# -- the texts several parts of the widget say ----------------------------------------------
+
+
+class _ShortRepr(reprlib.Repr):
+    """``reprlib`` that also keeps huge integers short (``repr`` of one over 4,300 digits raises)."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:
+            return f"<an integer of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_short = _ShortRepr()
+_short.maxstring = 40
+_short.maxother = 40
+_short.maxlist = _short.maxdict = _short.maxtuple = 4
+
+
+def quote(value: object) -> str:
+    """A bad input as a refusal quotes it: its ``repr``, shortened."""
+    return _short.repr(value)
+
+
+def number(value: float) -> str:
+    """A disc count for texts: "6", "2.5" (one decimal at most)."""
+    return f"{round(value, 1):g}"
+
+
+def color_text(color: Color) -> Text:
+    return Text(COLOR_KEY[color])
+
+
+def player_title(player: Player) -> Renders:
+    """A computer's name for labels: the engine's level in the widget's language ("expert",
+    "ekspert", "level 3"), else the player's own name."""
+    if isinstance(player, Engine):
+        name = LEVEL_NAMES.get(player.level)
+        return Text(f"level_{name}") if name is not None else Text("level_number", level=player.level)
+    return Plain(player_name(player))
+
+
+def result_text(outcome: Outcome, board: Board) -> Renders:
+    """The game-over banner: who won and by how much, with the notes the rules call for."""
+    scores = {BLACK: outcome.black, WHITE: outcome.white}
+    head: Text
+    if outcome.winner is None:
+        head = Text("result_draw", score=outcome.result())
+    else:
+        winner = outcome.winner
+        head = Text("result_win", color=color_text(winner), score=f"{scores[winner]}-{scores[not winner]}")
+    notes: list[Renders] = []
+    if board.rules.goal == "inverted":
+        notes.append(Text("result_inverted"))
+    empties = board.empty_count()
+    if board.rules.scoring == "tournament" and empties and outcome.winner is not None:
+        to = "winner" if board.rules.goal == "classic" else "loser"
+        key = f"result_tournament_one_{to}" if empties == 1 else f"result_tournament_{to}"
+        notes.append(Text(key, empties=empties))
+    return Text("result_with_notes", result=head, notes=Joined(tuple(notes), "; ")) if notes else head
+
+
+def score_text(entry: MoveAnalysis) -> Renders:
+    """A move's score as the overlay writes it: "+4", "-2", "0" (estimates, rounded) or
+    "W+6", "D", "L-4" (proven results) in the widget's language."""
+    margin = round(entry.score)
+    if entry.exact:
+        if margin > 0:
+            return Text("score_win", margin=f"+{margin}")
+        if margin < 0:
+            return Text("score_loss", margin=str(margin))
+        return Text("score_draw")
+    return Plain(f"{margin:+d}" if margin else "0")
+
+
+def squares_text(key: str, names: Sequence[str]) -> Text:
+    """A text about some squares, with the language's plural for their number."""
+    return Text(key, squares=Listed(tuple(names)), count=len(names))

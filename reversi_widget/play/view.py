@@ -1,0 +1,167 @@
+"""The picture of a game: every trait the views draw, from the session, the aids and the language.
+
+``picture`` is a pure function: the same game, aids and language give the same traits,
+so a change of language is a redraw, and the widget only copies the result onto its
+traits (js/PROTOCOL.md names each one).
+"""
+
+from __future__ import annotations
+
+from ..analysis import MoveReview, evaluations
+from ..board import Outcome
+from ..i18n import translate
+from ..squares import BLACK, WHITE, Color, square_name
+from ..strings import front_end_strings
+from .aids import Aids, best_moves
+from .session import Session
+from .texts import COLOR_KEY, number, player_title, result_text, score_text
+
+__all__ = ["REVIEW_MARKS", "picture"]
+
+#: A reviewed move that gave away at least this many discs is marked (worst first).
+REVIEW_MARKS = ((12.0, "??"), (6.0, "?"), (2.0, "?!"))
+
+
+def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
+    """Every trait written by Python alone, for the game as it stands."""
+    board, n = session.board, session.board.size
+    outcome = board.outcome()
+    practice = session.practice
+    black, white = board.bitboards() if practice is None else practice.overlay()
+    discs = "".join("X" if black >> sq & 1 else "O" if white >> sq & 1 else "-" for sq in range(n * n))
+    legal: dict[str, list[str]] = {}
+    if outcome is None and practice is None and session.players[board.turn] is None and session.pending is None:
+        for move in board.legal_moves:
+            legal[str(move)] = [square_name(sq, n) for sq in board.flips(move)]
+    last_move, last_flips = "", []
+    if board.move_stack:
+        last = board.move_stack[-1]
+        last_move = str(last)
+        before = board.copy()
+        before.pop()
+        last_flips = [square_name(sq, n) for sq in before.flips(last)]
+    counts = {"black": black.bit_count(), "white": white.bit_count()}
+    checked = practice is not None and practice.checked
+    notice = session.notice
+    return {
+        "board_size": n,
+        "discs": discs,
+        "turn": "" if outcome is not None else COLOR_KEY[board.turn],
+        "ply": board.ply,
+        "legal": legal,
+        "last_move": last_move,
+        "last_flips": last_flips,
+        "counts": counts,
+        "count_labels": {color: translate("count_discs", language, count=count) for color, count in counts.items()},
+        "supply": {} if board.supply is None else {"black": board.supply[0], "white": board.supply[1]},
+        "status": status(session, outcome, language),
+        "game_over": outcome is not None,
+        "result": "" if outcome is None else result_text(outcome, board).render(language),
+        "moves": [str(move) for move in session.line],
+        "can_undo": practice is not None or session.undo_target() is not None,
+        "can_redo": session.redo_target() is not None,
+        "thinking": session.pending is not None,
+        "players": {"black": label(session, BLACK, language), "white": label(session, WHITE, language)},
+        "strings": front_end_strings(language),
+        "demo": session.demo,
+        "practice_move": "" if practice is None else str(practice.move),
+        "practice_flips": [] if practice is None else _names(sorted(practice.flipped), n),
+        "practice_wrong": _names(practice.wrong, n) if practice is not None and checked else [],
+        "practice_missed": _names(practice.missed, n) if practice is not None and checked else [],
+        "practice_mistakes": session.mistakes,
+        "practice_moves": session.practised,
+        "notice": "" if notice is None else notice.text.render(language),
+        "notice_kind": "info" if notice is None else notice.kind,
+        "notice_id": session.notice_id,
+        "paused": session.paused,
+        **aids_picture(session, aids, language),
+    }
+
+
+def _names(squares: list[int], size: int) -> list[str]:
+    return [square_name(sq, size) for sq in squares]
+
+
+def label(session: Session, color: Color, language: str) -> str:
+    """ "Human", or "Computer (expert)" in the language."""
+    player = session.players[color]
+    if player is None:
+        return translate("player_human", language)
+    return translate("player_computer", language, name=player_title(player).render(language))
+
+
+def status(session: Session, outcome: Outcome | None, language: str) -> str:
+    """The one line under the board: whose turn, who thinks, or how the game ended."""
+    board = session.board
+    if outcome is not None:
+        reason = translate(f"reason_{outcome.reason.name.lower()}", language)
+        return translate("status_over", language, reason=reason, result=result_text(outcome, board).render(language))
+    color, computer = translate(COLOR_KEY[board.turn], language), session.players[board.turn]
+    if session.practice is not None:
+        return translate("status_practice", language, color=color, square=str(session.practice.move))
+    if computer is not None:
+        player = player_title(computer).render(language)
+        if session.pending is not None:
+            return translate("status_thinking", language, color=color, player=player)
+        if board.ply < len(session.line):
+            return translate("status_review", language, color=color, player=player)
+        if session.paused:
+            return translate("status_paused", language, color=color, player=player)
+    if board.in_placement():
+        return translate("status_to_place", language, color=color)
+    return translate("status_to_move", language, color=color)
+
+
+def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
+    """The aids' traits: only results that belong to what is shown now."""
+    key = aids.key()
+    analysis = aids.current_analysis() if session.human_to_move() else None
+    hint: list[str] = []
+    scores: dict[str, str] = {}
+    if analysis is not None:
+        if aids.hint_for == key:
+            hint = [str(entry.move) for entry in best_moves(analysis)]
+        if aids.show_scores:
+            scores = {str(entry.move): score_text(entry).render(language) for entry in analysis.moves if entry.move}
+    reviews = aids.current_review()
+    busy, progress = "", 0.0
+    if aids.review_job is not None and aids.review_job == session.line_id:
+        busy, progress = "review", aids.progress.get("review", 0.0)
+    elif aids.analysis_job == key and aids.analysis_wanted():
+        busy = "hint" if aids.hint_for == key else "scores"
+        progress = aids.progress.get("analysis", 0.0)
+    return {
+        "hints": hint,
+        "scores": scores,
+        "review_moves": [] if reviews is None else [review_entry(entry, language) for entry in reviews],
+        "evaluations": [] if reviews is None else evaluations(reviews),
+        "busy": busy,
+        "progress": progress,
+        "can_review": bool(session.line) and session.line_finished(),
+        "can_pause": any(player is not None for player in session.players.values()),
+    }
+
+
+def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
+    """One reviewed move as the views get it (js/PROTOCOL.md, ``review_moves``)."""
+    loss = round(entry.loss, 1)
+    mark = "" if entry.forced else next((sign for least, sign in REVIEW_MARKS if loss >= least), "")
+    if entry.forced:
+        note = translate("review_forced", language)
+    elif loss <= 0:
+        note = translate("review_best", language)
+    else:
+        note = translate("review_loss", language, best=str(entry.best), loss=number(loss))
+    return {
+        "ply": entry.ply,
+        "color": COLOR_KEY[entry.color],
+        "move": str(entry.played),
+        "best": str(entry.best),
+        "score": round(entry.played_score, 2),
+        "best_score": round(entry.best_score, 2),
+        "loss": loss,
+        "exact": entry.exact,
+        "forced": entry.forced,
+        "mark": mark,
+        "note": note,
+    }

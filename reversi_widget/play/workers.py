@@ -1,0 +1,210 @@
+"""Where the widget's work runs: the one lock, the worker threads and the callbacks.
+
+Every change of the game is an *operation*: it holds the lock, its trait changes are sent
+as one batch, and at its end the widget settles (starts what is due, redraws) before the
+callbacks it made due run, outside the lock. Slow work (a computer's move, an analysis)
+runs in a worker thread on a copy and comes back as an operation of its own. This module
+alone decides how work is scheduled, so another way to run it (no threads) changes here.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+
+from ..players import Player, player_name
+from ..progress import Progress
+from .aids import Job
+from .session import Session
+
+__all__ = ["PROGRESS_EVERY", "Stale", "Workers"]
+
+#: Seconds between two progress updates sent to the views by one running analysis.
+PROGRESS_EVERY = 0.1
+
+
+class Stale(Exception):
+    """Raised from a progress report to stop an analysis whose result is no longer wanted."""
+
+
+Callback = tuple[Callable[..., object], tuple[object, ...]]
+
+
+class Workers:
+    """The lock, the idle condition, the worker threads, per-player locks and the callback queue.
+
+    ``batch`` holds back trait updates for the length of an operation; ``settle`` runs at
+    the end of the outermost one, still under the lock; ``failed`` is told when a queued
+    callback raises."""
+
+    def __init__(
+        self,
+        batch: Callable[[], AbstractContextManager[Any]],
+        settle: Callable[[], None],
+        failed: Callable[[Callable[..., object], Exception], None],
+        log: logging.Logger,
+    ) -> None:
+        self.lock = threading.RLock()
+        self.idle = threading.Condition(self.lock)
+        self.writer: int | None = threading.get_ident()  # the thread allowed to write the picture
+        self.threads: set[threading.Thread] = set()
+        self._batch, self._settle, self._failed, self._log = batch, settle, failed, log
+        self._depth = 0
+        self._queued: list[Callback] = []
+        self._calling: Counter[int] = Counter()  # threads running queued callbacks (wait() waits for them)
+        self._player_locks: dict[int, threading.Lock] = {}  # one choose() at a time per player object
+
+    # -- operations ---------------------------------------------------------------------------
+
+    @contextmanager
+    def operation(self) -> Iterator[None]:
+        """Hold the lock and batch trait changes; on the way out settle, then run the
+        callbacks the operation queued (outside the lock)."""
+        callbacks: list[Callback] = []
+        with self.lock:
+            outer = self._depth == 0
+            self._depth += 1
+            previous_writer, self.writer = self.writer, threading.get_ident()
+            try:
+                with self._batch():
+                    try:
+                        yield
+                    finally:
+                        if outer:
+                            self._settle()
+            finally:
+                if outer:
+                    callbacks, self._queued = self._queued, []
+                    if callbacks:
+                        self._calling[threading.get_ident()] += 1
+                    self.idle.notify_all()
+                self.writer = previous_writer
+                self._depth -= 1
+        if callbacks:
+            try:
+                self._run(callbacks)
+            finally:
+                with self.idle:
+                    me = threading.get_ident()
+                    self._calling[me] -= 1
+                    if not self._calling[me]:
+                        del self._calling[me]
+                    self.idle.notify_all()
+
+    def queue(self, callback: Callable[..., object], *args: object) -> None:
+        """Run ``callback(*args)`` once the current operation is over."""
+        self._queued.append((callback, args))
+
+    def _run(self, callbacks: list[Callback]) -> None:
+        for callback, args in callbacks:
+            try:
+                callback(*args)
+            except Exception as error:
+                with self.operation():
+                    self._failed(callback, error)
+
+    def wait(self, busy: Callable[[], bool], timeout: float | None) -> bool:
+        """Block until nothing is ``busy`` and no other thread runs callbacks (True), or
+        ``timeout`` seconds pass (False)."""
+
+        def idle() -> bool:
+            # A callback that itself waits must not wait for its own thread.
+            me = threading.get_ident()
+            return not busy() and not any(thread != me for thread in self._calling)
+
+        with self.idle:
+            return self.idle.wait_for(idle, timeout)
+
+    # -- work away from the lock ------------------------------------------------------------
+
+    def spawn(self, name: str, work: Callable[[], None]) -> None:
+        """The one place work leaves the caller's thread."""
+
+        def run() -> None:
+            try:
+                work()
+            except Exception:  # a bug must not die silently in a thread
+                self._log.exception("reversi-widget: the %s worker failed", name)
+            finally:
+                with self.lock:
+                    self.threads.discard(threading.current_thread())
+
+        worker = threading.Thread(target=run, name=f"reversi-{name}", daemon=True)
+        with self.lock:
+            self.threads.add(worker)
+        worker.start()
+
+    def computer_move(self, session: Session, player: Player, move_delay: Callable[[], float]) -> None:
+        """Let ``player`` choose on a copy of the position; the choice comes back to the
+        session, which plays it only if the game has not moved on."""
+        generation = session.think(player)
+        board = session.board.copy()
+
+        def work() -> None:
+            started = time.monotonic()
+            choice: object = None
+            try:
+                # A stale choose() of the same player may still run (after an undo, say): the
+                # engine keeps search tables between moves, so one call at a time.
+                with self._player_lock(player):
+                    with self.lock:
+                        wanted = session.generation == generation
+                    if not wanted:
+                        return  # gone stale while waiting for the player: not worth thinking about
+                    choice = player.choose(board)
+            except Exception as error:
+                choice = error
+            # Let the views finish walking through the previous move ("show me") first.
+            with self.lock:
+                delay = max(move_delay() - (time.monotonic() - started), session.demo_wait())
+            if delay > 0:
+                time.sleep(delay)
+            with self.operation():
+                session.computer_moved(generation, choice)
+
+        self.spawn(player_name(player), work)
+
+    def run_job(self, job: Job) -> None:
+        """Run an analysis away from the lock: its progress is recorded at most every
+        PROGRESS_EVERY seconds, and it is stopped at a report once it is stale."""
+        progress = self._reporter(job.alive, job.record)
+
+        def work() -> None:
+            result: object = None
+            try:
+                result = job.compute(progress)
+            except Stale:
+                pass
+            except Exception as error:
+                result = error
+            with self.operation():
+                job.finish(result)
+
+        self.spawn(job.name, work)
+
+    def _reporter(self, alive: Callable[[], bool], record: Callable[[float], None]) -> Progress:
+        last = 0.0
+
+        def report(fraction: float, message: str) -> None:
+            nonlocal last
+            with self.lock:  # the game may be changing in the kernel's thread
+                still = alive()
+            if not still:
+                raise Stale
+            now = time.monotonic()
+            if now - last >= PROGRESS_EVERY:
+                last = now
+                with self.operation():
+                    if alive():
+                        record(min(1.0, max(0.0, fraction)))
+
+        return report
+
+    def _player_lock(self, player: Player) -> threading.Lock:
+        with self.lock:
+            return self._player_locks.setdefault(id(player), threading.Lock())
