@@ -6,12 +6,14 @@ here), and a JupyterLab server on a free local port with its news pop-up turned 
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -19,7 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
-from reversi_widget import Board
+from reversi_widget import Board, Move
+from reversi_widget.widget import ReversiWidget
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -149,3 +152,102 @@ def jupyter_lab(root: Path, extra_args: Sequence[str] = ()) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+# -- the widget model without a browser (tests/test_widget_*.py, tests/stress) ----------------
+
+NOTICE_TRAITS = ("notice", "notice_kind", "notice_id")
+# A game (seeded random moves) whose last move, f2, leaves the opponent without a move.
+PASS_LINE = (
+    "d3c3b3e3f3c5f6g2b5c6f4a5h1f5d6e7d7e6d8c4c7b7a8b6a4f8g4b4e8a3a7g5g8c2h4g3a2h3c1d1d2e1f1f7a6h6e2b8g7c8h5g6h2h7h8g1b2"
+)
+# Neither side can move: a1 and h8 are empty, every line from them is black to the edge.
+# 33 black, 29 white, 2 empty (the example of rule R23).
+_ROWS = [
+    "-XXXXXXX",
+    "XXOOOOOX",
+    "XOXOOOOX",
+    "XOXXOOOX",
+    "XOOOXOOX",
+    "XOOOOXOX",
+    "XOOOOOXX",
+    "XXXXXXX-",
+]
+END_33_29 = "".join(_ROWS) + " X"
+FULL_DRAW = "XO" * 32 + " X"
+# Black plays c1 and White is wiped out: 3-0 with 61 empty squares.
+WIPE_OUT = "XO" + "-" * 62 + " X"
+
+
+class Capture:
+    """Stands in for the front end's end of the comm: records every message Python sends."""
+
+    def __init__(self, widget: ReversiWidget) -> None:
+        self.messages: list[dict[str, Any]] = []
+        widget.comm.send = self._send
+
+    def _send(self, data: Any = None, metadata: Any = None, buffers: Any = None) -> None:
+        self.messages.append(copy.deepcopy(data))
+
+    def custom(self) -> list[dict[str, Any]]:
+        return [m["content"] for m in self.messages if m.get("method") == "custom"]
+
+    def updates(self) -> dict[str, Any]:
+        """The latest value of every trait sent in state updates."""
+        state: dict[str, Any] = {}
+        for m in self.messages:
+            if m.get("method") == "update":
+                state.update(m["state"])
+        return state
+
+    def clear(self) -> None:
+        self.messages.clear()
+
+
+def widget(**kwargs: Any) -> tuple[ReversiWidget, Capture]:
+    w = ReversiWidget(**kwargs)
+    return w, Capture(w)
+
+
+def send(w: ReversiWidget, content: Any, buffers: list[bytes] | None = None) -> None:
+    """What a view's model.send(content) becomes on the Python side."""
+    w._handle_custom_msg(content, buffers or [])
+
+
+def snapshot(w: ReversiWidget) -> dict[str, Any]:
+    """The whole game as Python and the front end see it, notices aside."""
+    state = {k: v for k, v in copy.deepcopy(w.get_state()).items() if k not in NOTICE_TRAITS}
+    state["_board"] = w.board.to_string()
+    state["_stack"] = [str(m) for m in w.board.move_stack]
+    state["_line"] = [str(m) for m in w.line]
+    return state
+
+
+def click(w: ReversiWidget, square: str) -> None:
+    send(w, {"kind": "move", "square": square, "ply": w.ply})
+
+
+def join_workers(w: ReversiWidget) -> None:
+    for worker in list(w._workers.threads):
+        worker.join(5)
+        assert not worker.is_alive()
+
+
+class Gate:
+    """A computer player that waits for the test to let it answer."""
+
+    name = "gate"
+
+    def __init__(self, answer: str | None = None) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.answer = answer
+        self.calls = 0
+
+    def choose(self, board: Board) -> Move:
+        self.calls += 1
+        self.started.set()
+        assert self.release.wait(5)
+        if self.answer is not None:
+            return Move.from_name(self.answer, board.size)
+        return next(iter(board.legal_moves))

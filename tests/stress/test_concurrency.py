@@ -32,7 +32,7 @@ import pytest
 from reversi_widget import BLACK, WHITE, Board, Move, ReversiError, Rules
 from reversi_widget.squares import square_name
 from reversi_widget.widget import ReversiWidget
-from tests.test_widget_model import send
+from tests.support import send
 
 OP_TIMEOUT = 5.0  # no single operation may take longer
 RUN_TIMEOUT = 60.0  # nor a whole interleaving

@@ -42,7 +42,7 @@ from hypothesis.stateful import (
 from reversi_widget import BLACK, WHITE, Board, Move, ReversiError, Rules
 from reversi_widget.squares import parse_square, square_name
 from reversi_widget.widget import INTENTS, SETTINGS, TIMELESS_INTENTS, ReversiWidget
-from tests.test_widget_model import NOTICE_TRAITS, Capture, send
+from tests.support import NOTICE_TRAITS, Capture, send
 
 #: How long any single wait may take before the test calls it a hang.
 WAIT = 10.0
@@ -65,7 +65,7 @@ OTHER_TRAITS = ("fill", "marks", "arrows", "language", "layout", "_esm", "_css",
 MODELLED_INTENTS = ("move", "pass", "undo", "redo", "new_game", "jump", "pause", "resume")
 #: Intents that start an analysis in a thread: its notice, arriving at any moment, would
 #: race this model's count of notices, so they are only ever sent stale here (and refused);
-#: tests/test_widget_model.py tests them.
+#: tests/test_widget_aids.py tests them.
 ANALYSIS_INTENTS = ("hint", "review")
 #: A message whose size (characters plus items) lies between these is not judged on size.
 SMALL_MESSAGE, BIG_MESSAGE = 150, 1_000
