@@ -1,0 +1,12 @@
+"""The widget's internals, one job per module; ``reversi_widget.widget`` is the shell.
+
+- ``session``: the game, its line, players and practice move; every action returns a
+  ``Refusal`` or None (no traits, no threads).
+- ``intents``: a front end's message checked into an ``Intent``, and the table from its
+  kind to the action.
+- ``texts``: ``Text`` values for everything said, rendered in a language when shown.
+- ``aids``: the hint, the score overlay and the review, with what each belongs to.
+- ``workers``: the lock, the worker threads and the callbacks; how work is scheduled.
+- ``view``: the synced traits as a function of the session, the aids and the language.
+- ``checks``: the settings and annotations a widget accepts; ``loading``: what it loads.
+"""
