@@ -43,7 +43,7 @@ from .play.checks import (
     SETTINGS,
     THEMES,
     InvalidAnnotationError,
-    setting_problem,
+    sort_state,
 )
 from .play.intents import INTENTS, MAX_INTENT_SIZE, TIMELESS_INTENTS, parse, perform
 from .play.loading import read_board
@@ -229,45 +229,15 @@ class ReversiWidget(anywidget.AnyWidget):
     analysis_time_limit = traitlets.Float(None, allow_none=True)
 
     #: The traits only Python writes; the front end's writes to them are reverted.
+    # fmt: off
     READ_ONLY = (
-        "board_size",
-        "discs",
-        "turn",
-        "ply",
-        "legal",
-        "last_move",
-        "last_flips",
-        "counts",
-        "supply",
-        "status",
-        "notice",
-        "notice_kind",
-        "notice_id",
-        "game_over",
-        "result",
-        "moves",
-        "can_undo",
-        "can_redo",
-        "thinking",
-        "players",
-        "strings",
-        "count_labels",
-        "demo",
-        "practice_move",
-        "practice_flips",
-        "practice_wrong",
-        "practice_missed",
-        "practice_mistakes",
-        "practice_moves",
-        "hints",
-        "scores",
-        "review_moves",
-        "evaluations",
-        "busy",
-        "progress",
-        "can_review",
-        "can_pause",
+        "board_size", "discs", "turn", "ply", "legal", "last_move", "last_flips", "counts", "supply", "status",
+        "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "can_undo", "can_redo", "thinking",
+        "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
+        "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_moves", "evaluations",
+        "busy", "progress", "can_review", "can_pause"
     )
+    # fmt: on
 
     def __init__(
         self,
@@ -303,8 +273,7 @@ class ReversiWidget(anywidget.AnyWidget):
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
         self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log)
         self._aids = Aids(self._session)
-        self._follow_settings(show_me=show_me, practice=practice, animation=animation, show_scores=show_scores)
-        self._session.paused = bool(kwargs.get("paused", False))
+        self._session.paused = bool(kwargs.get("paused", False))  # the first picture says so
         first = picture(self._session, self._aids, _checked_language(language))
         super().__init__(
             rules=start.rules,
@@ -325,11 +294,8 @@ class ReversiWidget(anywidget.AnyWidget):
             arrows=[] if arrows is None else arrows,
             **{**first, **kwargs},
         )
-        self._follow_settings(
-            show_me=self.show_me, practice=self.practice, animation=self.animation, show_scores=self.show_scores
-        )
+        self._follow_settings()
         self._aids.depth, self._aids.time_limit = self.analysis_depth, self.analysis_time_limit
-        self._session.paused = self.paused
         self._size = start.size
         self._workers.writer = None
         self._ready = True
@@ -551,11 +517,12 @@ class ReversiWidget(anywidget.AnyWidget):
         with self._lock:
             super()._notify_trait(name, old_value, new_value)
 
-    def _follow_settings(self, *, show_me: bool, practice: bool, animation: str, show_scores: bool) -> None:
+    def _follow_settings(self) -> None:
+        """Hand the settings that change what the game does to the session and the aids."""
         session = self._session
-        session.show_me, session.step = show_me, ANIMATION_STEP.get(animation, 0.0)
-        session.set_practice_mode(practice)
-        self._aids.show_scores = show_scores
+        session.show_me, session.step = self.show_me, ANIMATION_STEP[self.animation]
+        session.set_practice_mode(self.practice)
+        self._aids.show_scores = self.show_scores
 
     # -- intents from the front end ---------------------------------------------------------
 
@@ -594,29 +561,11 @@ class ReversiWidget(anywidget.AnyWidget):
                 if not isinstance(sync_data, dict):
                     self._session.notify("error", Text("notice_unknown_state", got=quote(sync_data)))
                     return
-                accepted: dict[str, Any] = {}
-                reverted: list[str] = []
-                problems: list[Renders] = []
-                unknown = [name for name in sync_data if name not in self.keys]
-                if unknown:
-                    problems.append(Text("notice_unknown_state", got=quote(unknown)))
-                for name, value in sync_data.items():
-                    if name in SETTINGS:
-                        problem = setting_problem(self.traits()[name], name, value)
-                        if problem is None:
-                            accepted[name] = value
-                            continue
-                        problems.append(problem)
-                        reverted.append(name)
-                    elif name in self.keys:
-                        reverted.append(name)
+                accepted, reverted, problems = sort_state(sync_data, self.keys, self.traits())
                 if accepted:
                     super().set_state(accepted)
                 if reverted:
                     self.send_state(reverted)  # the writer's view takes Python's value back
-                    read_only = [name for name in reverted if name not in SETTINGS]
-                    if read_only:
-                        problems.append(Text("notice_readonly", names=", ".join(read_only)))
                 if problems:
                     self._session.notify("error", Joined(tuple(problems), "; "))
         except Exception:
@@ -651,9 +600,7 @@ class ReversiWidget(anywidget.AnyWidget):
         off with a disc placed plays the move with its true flips)."""
         if self._ready:
             with self._operation():
-                self._follow_settings(
-                    show_me=self.show_me, practice=self.practice, animation=self.animation, show_scores=self.show_scores
-                )
+                self._follow_settings()
 
     @traitlets.observe("rules")
     def _rules_changed(self, change: Any) -> None:

@@ -7,6 +7,9 @@ and answered with a text the views can show; the annotations Python sets (``fill
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+from typing import Any
+
 import traitlets
 
 from ..errors import InvalidMoveError, ReversiError
@@ -25,6 +28,7 @@ __all__ = [
     "fill",
     "marks",
     "setting_problem",
+    "sort_state",
 ]
 
 #: The traits a front end may write (js/PROTOCOL.md, "Settings").
@@ -50,6 +54,33 @@ MAX_FILL_LENGTH = 64
 
 class InvalidAnnotationError(ReversiError, traitlets.TraitError):
     """A ``fill``, ``marks`` or ``arrows`` value that does not fit the board."""
+
+
+def sort_state(
+    sync_data: dict[str, Any], keys: Collection[str], traits: Mapping[str, traitlets.TraitType[Any, Any]]
+) -> tuple[dict[str, Any], list[str], list[Text]]:
+    """A front end's write to synced traits, sorted: the valid settings to accept, the
+    names whose Python value goes back to the views, and what to say about the rest."""
+    accepted: dict[str, Any] = {}
+    reverted: list[str] = []
+    problems: list[Text] = []
+    unknown = [name for name in sync_data if name not in keys]
+    if unknown:
+        problems.append(Text("notice_unknown_state", got=quote(unknown)))
+    for name, value in sync_data.items():
+        if name in SETTINGS:
+            problem = setting_problem(traits[name], name, value)
+            if problem is None:
+                accepted[name] = value
+                continue
+            problems.append(problem)
+            reverted.append(name)
+        elif name in keys:
+            reverted.append(name)
+    read_only = [name for name in reverted if name not in SETTINGS]
+    if read_only:
+        problems.append(Text("notice_readonly", names=", ".join(read_only)))
+    return accepted, reverted, problems
 
 
 def setting_problem(trait: traitlets.TraitType[object, object], name: str, value: object) -> Text | None:
