@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .drawing.markup import SvgImage, element
+from .drawing.themes import FONT, theme_named
 from .errors import ReversiError
 from .squares import BLACK, WHITE
-from .svg import FONT, SvgImage, element, theme_named
 
 if TYPE_CHECKING:
     from .game import Game

@@ -1,0 +1,1 @@
+"""The pieces of ``reversi_widget.svg``: markup, themes, and the picture of one board."""
