@@ -8,6 +8,8 @@ keys the front end needs (buttons, headings, aria words), which the widget sends
 
 from __future__ import annotations
 
+from functools import cache
+
 from .i18n import strings_for
 
 ENGLISH: dict[str, str] = strings_for("en")
@@ -72,6 +74,12 @@ FRONT_END_KEYS: tuple[str, ...] = (
 
 
 def front_end_strings(language: str = "en") -> dict[str, str]:
-    """The labels the front end draws, in ``language``."""
+    """The labels the front end draws, in ``language`` (a fresh dict)."""
+    return dict(_front_end_items(language))
+
+
+@cache
+def _front_end_items(language: str) -> tuple[tuple[str, str], ...]:
+    # The widget redraws after every move: the table is read from the locale files once.
     table = strings_for(language)
-    return {key: table[key] for key in FRONT_END_KEYS}
+    return tuple((key, table[key]) for key in FRONT_END_KEYS)

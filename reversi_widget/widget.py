@@ -509,7 +509,8 @@ class ReversiWidget(anywidget.AnyWidget):
             self._size = board.size
             self.fill, self.marks, self.arrows = {}, {}, []
         for name, value in picture(session, self._aids, self.language).items():
-            setattr(self, name, value)
+            if getattr(self, name) != value:  # the same value would be validated only to be dropped
+                setattr(self, name, value)
 
     def _notify_trait(self, name: str, old_value: object, new_value: object) -> None:
         # Trait changes may come from the kernel's thread and a computer's thread at once:
