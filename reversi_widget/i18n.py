@@ -30,7 +30,8 @@ PLURAL_CATEGORIES: dict[str, tuple[str, ...]] = {
     "uk": ("one", "few", "many", "other"),
 }
 
-Text = str | Mapping[str, str]
+#: A text of a locale file: a template, or its plural forms by CLDR category.
+Template = str | Mapping[str, str]
 
 __all__ = [
     "LANGUAGES",
@@ -92,7 +93,7 @@ def placeholders(template: str) -> set[str]:
 
 
 @cache
-def _load(language: str) -> dict[str, dict[str, Text]]:
+def _load(language: str) -> dict[str, dict[str, Template]]:
     """Read and check one locale file (once); the sections keep their keys apart."""
     source = resources.files("reversi_widget").joinpath(f"locales/{language}.json")
     data = json.loads(source.read_text(encoding="utf-8"))
@@ -117,15 +118,15 @@ def _load(language: str) -> dict[str, dict[str, Text]]:
     return {section: data[section] for section in ("meta", *SECTIONS)}
 
 
-def catalog(language: str) -> Mapping[str, Text]:
+def catalog(language: str) -> Mapping[str, Template]:
     """Every text of a language, keyed flat across sections (read-only)."""
     return _catalog(check_language(language))
 
 
 @cache
-def _catalog(language: str) -> Mapping[str, Text]:
+def _catalog(language: str) -> Mapping[str, Template]:
     data = _load(language)
-    merged: dict[str, Text] = {}
+    merged: dict[str, Template] = {}
     for section in SECTIONS:
         for key, value in data[section].items():
             merged[key] = MappingProxyType(dict(value)) if isinstance(value, dict) else value

@@ -160,7 +160,7 @@ class Session:
         board = self.board
         outcome = board.outcome()
         if outcome is not None:
-            return Refusal(Text("notice_refused_over", result=result_text(outcome, board.copy())), error)
+            return Refusal(Text("notice_refused_over", result=result_text(outcome, board)), error)
         computer = self.players[board.turn]
         if computer is not None:
             colour, name = color_text(board.turn), player_title(computer)
