@@ -20,17 +20,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import anywidget
 import traitlets
 
 from .analysis import evaluations
 from .board import Board, Move, Outcome
-from .engine import MAX_DEPTH, check_time_limit
-from .errors import InvalidPositionError, ReversiError
+from .errors import InvalidPositionError
 from .game import Game
-from .i18n import LANGUAGES, check_language
 from .play import checks
 from .play.aids import AidKey, Aids, AnalysisRefusedError
 from .play.checks import (
@@ -43,6 +41,10 @@ from .play.checks import (
     SETTINGS,
     THEMES,
     InvalidAnnotationError,
+    InvalidSettingError,
+    Language,
+    UnknownLanguageError,
+    checked_language,
     sort_state,
 )
 from .play.intents import INTENTS, MAX_INTENT_SIZE, TIMELESS_INTENTS, parse, perform
@@ -50,40 +52,20 @@ from .play.loading import read_board
 from .play.session import DEMO_LINE_STEPS, NavigationError, Session
 from .play.texts import LEVEL_NAMES, Joined, Refusal, Renders, Text, quote
 from .play.view import REVIEW_MARKS, picture
-from .play.workers import PROGRESS_EVERY, Workers
+from .play.workers import PROGRESS_EVERY, Callbacks, Workers
 from .players import make_player
 from .records import GameLog
 from .rules import Rules
 from .squares import BLACK, WHITE
 
+# fmt: off
 __all__ = [
-    "ANIMATIONS",
-    "ANIMATION_STEP",
-    "ASSETS",
-    "DEMO_LINE_STEPS",
-    "INTENTS",
-    "LEVEL_NAMES",
-    "MAX_FILL_LENGTH",
-    "MAX_INTENT_SIZE",
-    "MAX_MARK_LENGTH",
-    "MAX_PIXELS",
-    "MIN_PIXELS",
-    "PROGRESS_EVERY",
-    "REVIEW_MARKS",
-    "SETTINGS",
-    "THEMES",
-    "TIMELESS_INTENTS",
-    "AidKey",
-    "AnalysisRefusedError",
-    "GameOverCallback",
-    "InvalidAnnotationError",
-    "InvalidSettingError",
-    "MoveCallback",
-    "NavigationError",
-    "ReversiWidget",
-    "UnknownLanguageError",
-    "evaluations",
+    "ANIMATIONS", "ANIMATION_STEP", "ASSETS", "DEMO_LINE_STEPS", "INTENTS", "LEVEL_NAMES", "MAX_FILL_LENGTH",
+    "MAX_INTENT_SIZE", "MAX_MARK_LENGTH", "MAX_PIXELS", "MIN_PIXELS", "PROGRESS_EVERY", "REVIEW_MARKS", "SETTINGS",
+    "THEMES", "TIMELESS_INTENTS", "AidKey", "AnalysisRefusedError", "GameOverCallback", "InvalidAnnotationError",
+    "InvalidSettingError", "MoveCallback", "NavigationError", "ReversiWidget", "UnknownLanguageError", "evaluations"
 ]
+# fmt: on
 
 _HERE = Path(__file__).parent
 #: Wheels carry the front end in ``static/``; editable installs and the repository use ``js/``.
@@ -91,33 +73,6 @@ ASSETS = _HERE / "static" if (_HERE / "static").is_dir() else _HERE.parent / "js
 
 MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
-_F = TypeVar("_F")
-
-
-class UnknownLanguageError(ReversiError, traitlets.TraitError):
-    """A ``language`` the locale files do not have."""
-
-
-class InvalidSettingError(ReversiError, traitlets.TraitError):
-    """An analysis setting out of range (``analysis_depth``, ``analysis_time_limit``)."""
-
-
-def _checked_language(language: object) -> str:
-    """``language`` if the locale files have it; otherwise the error says which they have."""
-    try:
-        return check_language(language)
-    except ReversiError as error:
-        raise UnknownLanguageError(str(error)) from None
-
-
-class _Language(traitlets.TraitType[str, str]):
-    """A language of the locale files; anything else (None included) gets the clear error."""
-
-    default_value = "en"
-    info_text = "one of " + ", ".join(LANGUAGES)
-
-    def validate(self, obj: Any, value: Any) -> str:
-        return _checked_language(value)
 
 
 class ReversiWidget(anywidget.AnyWidget):
@@ -217,7 +172,7 @@ class ReversiWidget(anywidget.AnyWidget):
     size = traitlets.Int(None, allow_none=True, min=MIN_PIXELS, max=MAX_PIXELS).tag(sync=True)
 
     # -- Python settings (synced so views know them, but only Python may change them) --------
-    language = _Language().tag(sync=True)
+    language = Language().tag(sync=True)
     paused = traitlets.Bool(False).tag(sync=True)
 
     # -- Python-only settings --------------------------------------------------------------
@@ -266,15 +221,15 @@ class ReversiWidget(anywidget.AnyWidget):
             raise TypeError(f"log must be a reversi_widget.records.GameLog, got {type(log).__name__}")
         self._ready = False
         self._workers = Workers(self.hold_sync, self._settle, self._callback_failed, self.log)
-        self._move_callbacks: list[MoveCallback] = []
-        self._over_callbacks: list[GameOverCallback] = []
+        self._move_callbacks: Callbacks[MoveCallback] = Callbacks(self._workers.lock)
+        self._over_callbacks: Callbacks[GameOverCallback] = Callbacks(self._workers.lock)
         start = read_board(board, rules)
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
         self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log)
         self._aids = Aids(self._session)
         self._session.paused = bool(kwargs.get("paused", False))  # the first picture says so
-        first = picture(self._session, self._aids, _checked_language(language))
+        first = picture(self._session, self._aids, checked_language(language))
         super().__init__(
             rules=start.rules,
             black=black,
@@ -438,24 +393,11 @@ class ReversiWidget(anywidget.AnyWidget):
     def on_move(self, callback: MoveCallback) -> Callable[[], None]:
         """Call ``callback(widget, move)`` after every move (passes included, also computer
         moves, which run it in the computer's thread). Returns a function that removes it."""
-        return self._register(self._move_callbacks, callback)
+        return self._move_callbacks.add(callback)
 
     def on_game_over(self, callback: GameOverCallback) -> Callable[[], None]:
         """Call ``callback(widget, outcome)`` when a move ends the game. Returns a remover."""
-        return self._register(self._over_callbacks, callback)
-
-    def _register(self, callbacks: list[_F], callback: _F) -> Callable[[], None]:
-        if not callable(callback):
-            raise TypeError(f"a callback must be callable, got {callback!r}")
-        with self._lock:
-            callbacks.append(callback)
-
-        def remove() -> None:
-            with self._lock:
-                if callback in callbacks:
-                    callbacks.remove(callback)
-
-        return remove
+        return self._over_callbacks.add(callback)
 
     def _callback_failed(self, callback: Callable[..., object], error: Exception) -> None:
         what = "on_move" if callback in self._move_callbacks else "on_game_over"
@@ -616,17 +558,11 @@ class ReversiWidget(anywidget.AnyWidget):
 
     @traitlets.validate("analysis_depth")
     def _valid_analysis_depth(self, proposal: Any) -> int | None:
-        value = proposal["value"]
-        if value is not None and (isinstance(value, bool) or not 1 <= value <= MAX_DEPTH):
-            raise InvalidSettingError(f"analysis_depth must be an int from 1 to {MAX_DEPTH} or None, got {value!r}")
-        return value
+        return checks.analysis_depth(proposal["value"])
 
     @traitlets.validate("analysis_time_limit")
     def _valid_analysis_time_limit(self, proposal: Any) -> float | None:
-        try:
-            return check_time_limit(proposal["value"])
-        except ValueError as error:
-            raise InvalidSettingError(f"analysis_{error}") from None
+        return checks.analysis_time_limit(proposal["value"])
 
     @traitlets.observe("analysis_depth", "analysis_time_limit")
     def _analysis_settings_changed(self, change: Any) -> None:

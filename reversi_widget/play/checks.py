@@ -1,8 +1,9 @@
 """What a widget accepts as a setting or an annotation, checked before anything changes.
 
 The settings a front end may write (``SETTINGS``) are checked against their trait's type
-and answered with a text the views can show; the annotations Python sets (``fill``,
-``marks``, ``arrows``) are checked against the board and refused with a clear error.
+and answered with a text the views can show; the language, the analysis settings and the
+annotations Python sets (``fill``, ``marks``, ``arrows``, checked against the board) are
+refused with a clear error.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from typing import Any
 
 import traitlets
 
+from ..engine import MAX_DEPTH, check_time_limit
 from ..errors import InvalidMoveError, ReversiError
+from ..i18n import LANGUAGES, check_language
 from ..squares import parse_square, square_name
 from .texts import Text, quote
 
@@ -24,7 +27,13 @@ __all__ = [
     "SETTINGS",
     "THEMES",
     "InvalidAnnotationError",
+    "InvalidSettingError",
+    "Language",
+    "UnknownLanguageError",
+    "analysis_depth",
+    "analysis_time_limit",
     "arrows",
+    "checked_language",
     "fill",
     "marks",
     "setting_problem",
@@ -54,6 +63,45 @@ MAX_FILL_LENGTH = 64
 
 class InvalidAnnotationError(ReversiError, traitlets.TraitError):
     """A ``fill``, ``marks`` or ``arrows`` value that does not fit the board."""
+
+
+class UnknownLanguageError(ReversiError, traitlets.TraitError):
+    """A ``language`` the locale files do not have."""
+
+
+class InvalidSettingError(ReversiError, traitlets.TraitError):
+    """An analysis setting out of range (``analysis_depth``, ``analysis_time_limit``)."""
+
+
+def checked_language(language: object) -> str:
+    """``language`` if the locale files have it; otherwise the error says which they have."""
+    try:
+        return check_language(language)
+    except ReversiError as error:
+        raise UnknownLanguageError(str(error)) from None
+
+
+class Language(traitlets.TraitType[str, str]):
+    """A language of the locale files; anything else (None included) gets the clear error."""
+
+    default_value = "en"
+    info_text = "one of " + ", ".join(LANGUAGES)
+
+    def validate(self, obj: Any, value: Any) -> str:
+        return checked_language(value)
+
+
+def analysis_depth(value: object) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DEPTH):
+        raise InvalidSettingError(f"analysis_depth must be an int from 1 to {MAX_DEPTH} or None, got {value!r}")
+    return value
+
+
+def analysis_time_limit(value: object) -> float | None:
+    try:
+        return check_time_limit(value)
+    except ValueError as error:
+        raise InvalidSettingError(f"analysis_{error}") from None
 
 
 def sort_state(

@@ -15,14 +15,14 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..players import Player, player_name
 from ..progress import Progress
 from .aids import Job
 from .session import Session
 
-__all__ = ["PROGRESS_EVERY", "Stale", "Workers"]
+__all__ = ["PROGRESS_EVERY", "Callbacks", "Stale", "Workers"]
 
 #: Seconds between two progress updates sent to the views by one running analysis.
 PROGRESS_EVERY = 0.1
@@ -33,6 +33,37 @@ class Stale(Exception):
 
 
 Callback = tuple[Callable[..., object], tuple[object, ...]]
+_F = TypeVar("_F")
+
+
+class Callbacks(Generic[_F]):
+    """The callbacks registered for one event, added and removed from any thread."""
+
+    def __init__(self, lock: threading.RLock) -> None:
+        self._lock = lock
+        self._callbacks: list[_F] = []
+
+    def add(self, callback: _F) -> Callable[[], None]:
+        """Register ``callback``; returns a function that removes it (twice is harmless)."""
+        if not callable(callback):
+            raise TypeError(f"a callback must be callable, got {callback!r}")
+        with self._lock:
+            self._callbacks.append(callback)
+
+        def remove() -> None:
+            with self._lock:
+                if callback in self._callbacks:
+                    self._callbacks.remove(callback)
+
+        return remove
+
+    def __iter__(self) -> Iterator[_F]:
+        with self._lock:
+            return iter(list(self._callbacks))
+
+    def __contains__(self, callback: object) -> bool:
+        with self._lock:
+            return callback in self._callbacks
 
 
 class Workers:
