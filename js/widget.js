@@ -1,37 +1,21 @@
 // reversi-widget front end (anywidget ES module, no imports: it is loaded from a Blob URL).
 // Python owns the game: this file only draws the synced traits and sends intents.
 // Contract: js/PROTOCOL.md.
-
-// Every word shown comes from the `strings` trait; these English defaults fill the gaps.
-const DEFAULT_STRINGS = {
-  black: "Black", white: "White", empty: "empty", legal: "legal", flips: "flips",
-  last_move: "last move", flipped: "flipped", board: "Reversi board",
-  undo: "Undo", redo: "Redo", new_game: "New game", pass: "Pass", pass_move: "pass",
-  moves: "Moves", no_moves: "No moves yet", replay: "Replay", thinking: "Thinking…",
-  supply: "left", to_move: "to move", dismiss: "Dismiss",
-  show_legal: "Legal moves", show_flips: "Preview flips", show_coordinates: "Coordinates",
-  animation: "Animation", animation_off: "Off", animation_slow: "Slow",
-  animation_normal: "Normal", animation_fast: "Fast",
-  theme: "Theme", theme_auto: "Auto", theme_light: "Light", theme_dark: "Dark",
-  theme_high_contrast: "High contrast",
-  show_me: "Show me", practice: "Practice", practice_done: "Done", practice_reveal: "Show me the answer",
-  practice_mistakes: "Mistakes", practice_moves: "Practice moves",
-  practice_wrong: "should not flip", practice_missed: "should flip", demo_line: "flanked line",
-  hint: "Hint", pause: "Pause", resume: "Resume", review: "Review", show_scores: "Scores",
-  busy_hint: "Looking for the best move…", busy_scores: "Scoring the moves…", busy_review: "Reviewing the game…",
-  evaluation: "Evaluation",
-  evaluation_help: "Evaluation after each move: above the middle line Black is ahead, below it White",
-  score: "score", hint_move: "hint: best move",
-};
+//
+// render() builds one view out of small parts (players, board, animation, move list,
+// review chart, notices, practice, controls, settings). Each part is a factory returning
+// { el, update, destroy }: `el` is its element, `update()` redraws it from the model, and
+// `destroy()` drops its listeners and timers. A part subscribes to the traits it draws.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const C = 40; // SVG user units per square; the whole board scales through the viewBox
-const SPEED = { slow: 480, normal: 300, fast: 180 }; // ms per disc
-const DEMO_LINE_STEPS = 2; // "show me" lights each flanked line for this many steps (PROTOCOL.md)
 const DISC = { X: "black", O: "white" };
 const COLORS = ["black", "white"];
 const FILES = "abcdefghijklmnop";
-let viewCounter = 0; // unique ids per view (markers, aria-activedescendant)
+// Each view loads its own copy of this module, so a module-level counter would restart at 1
+// in every view: the count of views lives on the page instead, under a registered symbol.
+const VIEW_COUNT = Symbol.for("reversi-widget.view-count");
+const hasOwn = (o, k) => o != null && Object.prototype.hasOwnProperty.call(o, k);
 
 // Build an HTML element; text always goes in as a text node, never as markup.
 function h(tag, attrs = {}, ...kids) {
@@ -50,34 +34,62 @@ function flag(el, name, on, value = "") {
   else el.removeAttribute(name);
 }
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+// Keys pressed in a control belong to it, not to JupyterLab's notebook shortcuts.
+const OWN_KEYS = { "data-lm-suppress-shortcuts": "true" };
 
-function render({ model, el }) {
-  const uid = `rw${++viewCounter}`;
+// What every part of one view shares: the model, the labels and the intents.
+function viewContext(model) {
+  globalThis[VIEW_COUNT] = (globalThis[VIEW_COUNT] || 0) + 1;
+  const get = (k, d) => { const v = model.get(k); return v == null ? d : v; };
+  // Every word shown comes from the `strings` trait, already in the widget's language.
+  const S = (k) => { const t = get("strings", {})[k]; return typeof t === "string" && t ? t : k; };
+  const labels = []; // [element, key, attribute or null for text], redrawn when `strings` changes
+  return {
+    model, get, S,
+    uid: `rw${globalThis[VIEW_COUNT]}`, // prefix of this view's element ids
+    config: (k, d) => { const v = get("config", {})[k]; return v == null ? d : v; }, // Python's constants
+    // Every intent carries the ply it was made in, so Python can refuse stale ones.
+    send: (intent) => model.send({ ...intent, ply: get("ply", 0) }),
+    setting: (k, v) => { model.set(k, v); model.save_changes(); },
+    L: (node, key, attr = null) => { labels.push([node, key, attr]); return node; },
+    applyLabels: () => {
+      for (const [node, key, attr] of labels) {
+        if (attr) node.setAttribute(attr, S(key));
+        else node.textContent = S(key);
+      }
+    },
+    scope: () => scope(model),
+  };
+}
+
+// The listeners and timers of one part, all dropped by destroy().
+function scope(model) {
   const offs = [];
   const timers = new Set();
-  const get = (k, d) => { const v = model.get(k); return v == null ? d : v; };
-  const S = (k) => { const t = get("strings", {})[k]; return typeof t === "string" && t ? t : DEFAULT_STRINGS[k]; };
-  const listen = (ev, fn) => { model.on(ev, fn); offs.push(() => model.off(ev, fn)); };
-  const later = (fn, ms) => { const t = setTimeout(() => { timers.delete(t); fn(); }, ms); timers.add(t); return t; };
-  const cancel = (t) => { clearTimeout(t); timers.delete(t); };
-  // Every intent carries the ply it was made in, so Python can refuse stale ones.
-  const send = (intent) => model.send({ ...intent, ply: get("ply", 0) });
-  const setting = (k, v) => { model.set(k, v); model.save_changes(); };
-
-  // Labels that follow the `strings` trait: [element, key, attribute or null for text].
-  const labels = [];
-  const L = (node, key, attr = null) => { labels.push([node, key, attr]); return node; };
-  const applyLabels = () => {
-    for (const [node, key, attr] of labels) {
-      if (attr) node.setAttribute(attr, S(key));
-      else node.textContent = S(key);
-    }
+  return {
+    on(names, fn) {
+      for (const k of names.split(" ")) {
+        const ev = k.startsWith("msg:") ? k : `change:${k}`;
+        model.on(ev, fn);
+        offs.push(() => model.off(ev, fn));
+      }
+    },
+    later(fn, ms) { const t = setTimeout(() => { timers.delete(t); fn(); }, ms); timers.add(t); return t; },
+    cancel(t) { clearTimeout(t); timers.delete(t); },
+    destroy() {
+      for (const off of offs.splice(0)) off();
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
   };
+}
 
-  // ---------- static layout ----------
-  const root = h("div", { class: "reversi-widget" });
+// ---------- players: one card per colour (name on its own line, count, disc supply) ----------
+function players(ctx) {
+  const { get, S, L } = ctx;
+  const life = ctx.scope();
+  const el = h("div", { class: "rw-players" });
   const cards = {};
-  const playersEl = h("div", { class: "rw-players" });
   for (const c of COLORS) {
     const card = {
       el: h("div", { class: "rw-player", "data-role": "player", "data-color": c }),
@@ -86,133 +98,63 @@ function render({ model, el }) {
       count: h("span", { class: "rw-count", "data-role": "count" }),
       supply: h("span", { class: "rw-supply", "data-role": "supply" }),
     };
-    card.el.append(
-      h("span", { class: "rw-chip", "aria-hidden": "true" }),
-      h("span", { class: "rw-who" }, card.color, card.name),
-      h("span", { class: "rw-score" }, card.count, card.supply),
-    );
+    card.el.append(h("span", { class: "rw-chip", "aria-hidden": "true" }), card.color, card.count, card.name, card.supply);
     cards[c] = card;
-    playersEl.append(card.el);
+    el.append(card.el);
   }
+  function update() {
+    const names = get("players", {}), counts = get("counts", {}), supply = get("supply", {});
+    const countLabels = get("count_labels", {}); // "12 discs", "12 pionków": plurals come from Python
+    const turn = get("turn", "");
+    for (const c of COLORS) {
+      const card = cards[c];
+      card.name.textContent = names[c] == null ? "" : String(names[c]);
+      card.name.title = card.name.textContent; // the whole name, also where the card is narrow
+      card.count.textContent = String(counts[c] ?? 0);
+      const countText = countLabels[c] ? String(countLabels[c]) : card.count.textContent;
+      const hasSupply = !!supply && supply[c] != null;
+      card.supply.textContent = hasSupply ? `${supply[c]} ${S("supply")}` : "";
+      card.supply.hidden = !hasSupply;
+      flag(card.el, "data-turn", turn === c);
+      card.count.setAttribute("title", countText);
+      card.el.setAttribute("aria-label", [S(c), card.name.textContent, countText,
+        card.supply.textContent, turn === c ? S("to_move") : ""].filter(Boolean).join(", "));
+    }
+  }
+  life.on("players counts count_labels supply turn", update);
+  return { el, update, destroy: life.destroy };
+}
 
-  const board = s("svg", {
-    class: "rw-board", role: "grid", tabindex: "0", "data-role": "board",
-    // JupyterLab: keep notebook command-mode shortcuts (r, u, arrows...) away while focused here.
-    "data-lm-suppress-shortcuts": "true",
+// ---------- board: the SVG grid, its squares, hover and keyboard ----------
+// onBuild(board) runs after each rebuild (new size, coordinates on or off).
+function board(ctx, { onBuild }) {
+  const { get, S, L, uid, send } = ctx;
+  const life = ctx.scope();
+  const svg = s("svg", {
+    class: "rw-board", role: "grid", tabindex: "0", "data-role": "board", ...OWN_KEYS,
   });
-  L(board, "board", "aria-label");
-  const boardWrap = h("div", { class: "rw-board-wrap" }, board);
+  L(svg, "board", "aria-label");
+  const el = h("div", { class: "rw-board-wrap" }, svg);
 
-  const statusEl = h("span", { class: "rw-status", "data-role": "status", "aria-live": "polite" });
-  const thinkingEl = h("span", { class: "rw-thinking", "data-role": "thinking", hidden: true },
-    h("span", { class: "rw-spinner", "aria-hidden": "true" }), L(h("span"), "thinking"));
-  const resultEl = h("div", { class: "rw-result", "data-role": "result", hidden: true });
-  const noticeText = h("span", { class: "rw-notice-text" });
-  const dismiss = L(L(h("button", { type: "button", class: "rw-dismiss" }, "×"), "dismiss", "aria-label"), "dismiss", "title");
-  const noticeEl = h("div", { class: "rw-notice", "data-role": "notice", role: "status", hidden: true }, noticeText, dismiss);
-
-  const btn = (action, key, extra = {}) => L(h("button", { type: "button", class: "rw-btn", "data-action": action, ...extra }), key);
-  const buttons = {
-    undo: btn("undo", "undo", { "aria-keyshortcuts": "U" }),
-    redo: btn("redo", "redo", { "aria-keyshortcuts": "R" }),
-    pass: btn("pass", "pass"),
-    new: btn("new", "new_game"),
-    hint: btn("hint", "hint"),
-  };
-  // Pause/Resume (its label follows `paused`) and Review (once the game is over) show when they apply.
-  const pauseButton = h("button", { type: "button", class: "rw-btn", "data-action": "pause", hidden: true });
-  const reviewButton = btn("review", "review", { hidden: true });
-  const actionsEl = h("div", { class: "rw-actions" }, ...Object.values(buttons), pauseButton, reviewButton);
-
-  // Long analyses (hint, scores, review) show what runs and how far it is.
-  const progressLabel = h("span", { class: "rw-progress-label" });
-  const progressBar = h("progress", { class: "rw-progress-bar", max: "1", value: "0" });
-  const progressEl = h("div", { class: "rw-progress", "data-role": "progress", hidden: true }, progressLabel, progressBar);
-
-  // Practice (R17): Done / Show me the answer while a placed disc waits for its flips.
-  const practiceButtons = {
-    practice_done: btn("practice_done", "practice_done", { class: "rw-btn rw-primary" }),
-    practice_reveal: btn("practice_reveal", "practice_reveal"),
-  };
-  const practiceActions = h("div", { class: "rw-practice-actions", "data-role": "practice-actions", hidden: true },
-    ...Object.values(practiceButtons));
-  const tally = {
-    mistakes: h("span", { class: "rw-tally-value", "data-role": "practice-mistakes" }),
-    moves: h("span", { class: "rw-tally-value", "data-role": "practice-moves" }),
-  };
-  const tallyEl = h("div", { class: "rw-tally", "data-role": "practice-tally", hidden: true },
-    h("span", {}, L(h("span"), "practice_mistakes"), ": ", tally.mistakes),
-    h("span", {}, L(h("span"), "practice_moves"), ": ", tally.moves));
-
-  const moveCount = h("span", { class: "rw-move-count" });
-  const moveList = h("div", { class: "rw-movelist", "data-role": "moves" });
-  const replay = h("input", { type: "range", min: "0", max: "0", step: "1", value: "0", "data-role": "replay", class: "rw-replay" });
-  L(replay, "replay", "aria-label");
-  const movesEl = h("div", { class: "rw-moves" },
-    h("div", { class: "rw-moves-head" }, L(h("span", { class: "rw-heading" }), "moves"), moveCount),
-    moveList, replay);
-
-  // Game review: the evaluation after each move, drawn from `evaluations` (Black's view).
-  const chart = s("svg", { class: "rw-chart", "data-role": "review-chart", role: "img" });
-  L(chart, "evaluation_help", "aria-label");
-  const reviewEl = h("div", { class: "rw-review", "data-role": "review", hidden: true },
-    L(h("span", { class: "rw-heading" }), "evaluation"), chart);
-
-  const toggle = (key) => {
-    const input = h("input", { type: "checkbox", "data-setting": key });
-    input.addEventListener("change", () => setting(key, input.checked));
-    return [input, h("label", { class: "rw-toggle" }, input, L(h("span"), key))];
-  };
-  const select = (key, values) => {
-    const sel = h("select", { "data-setting": key });
-    for (const v of values) sel.append(L(h("option", { value: v }), `${key}_${v.replace("-", "_")}`));
-    sel.addEventListener("change", () => setting(key, sel.value));
-    return [sel, h("label", { class: "rw-select" }, L(h("span"), key), sel)];
-  };
-  const settings = {};
-  const toggles = h("div", { class: "rw-toggles" });
-  const selects = h("div", { class: "rw-selects" });
-  const settingsEl = h("div", { class: "rw-settings" }, toggles, selects);
-  for (const [key, make] of [
-    ["show_legal", () => toggle("show_legal")], ["show_flips", () => toggle("show_flips")],
-    ["show_coordinates", () => toggle("show_coordinates")],
-    ["show_me", () => toggle("show_me")], ["practice", () => toggle("practice")],
-    ["show_scores", () => toggle("show_scores")],
-    ["animation", () => select("animation", ["off", "slow", "normal", "fast"])],
-    ["theme", () => select("theme", ["auto", "light", "dark", "high-contrast"])],
-  ]) {
-    const [input, wrap] = make();
-    settings[key] = input;
-    (input.tagName === "SELECT" ? selects : toggles).append(wrap);
-  }
-
-  const main = h("div", { class: "rw-main" }, playersEl, boardWrap,
-    h("div", { class: "rw-statusbar" }, statusEl, thinkingEl), progressEl, practiceActions, resultEl, noticeEl, tallyEl);
-  const side = h("div", { class: "rw-side" }, actionsEl, movesEl, reviewEl, settingsEl);
-  root.append(main, side);
-  el.append(root);
-
-  // ---------- board ----------
-  let n = 0;
-  let squares = []; // index -> {name, g, mark, fill}
-  const byName = new Map();
+  const api = { el, svg, n: 0, squares: [], byName: new Map(), update, destroy: life.destroy };
   let cursor = 0;
   let hover = null;
   let kbd = false; // keyboard mode: show the cursor and preview its flips
   let cursorEl = null;
   let arrowsLayer = null;
-  let prevDiscs = null;
-  const nameOf = (i) => FILES[i % n] + (Math.floor(i / n) + 1);
+  const centre = () => (api.n / 2 - 1) * api.n + api.n / 2 - 1; // the upper-left centre square
 
-  function buildBoard() {
-    n = clamp(get("board_size", 8) | 0, 4, 16);
+  function build() {
+    const n = clamp(get("board_size", 8) | 0, 4, 16);
+    const resized = n !== api.n;
+    api.n = n;
     const coords = get("show_coordinates", true);
     const m = coords ? C * 0.6 : C * 0.2; // frame width; holds the coordinates when shown
     const W = n * C + 2 * m;
-    board.setAttribute("viewBox", `0 0 ${W} ${W}`);
-    board.replaceChildren();
-    squares = [];
-    byName.clear();
+    svg.setAttribute("viewBox", `0 0 ${W} ${W}`);
+    svg.replaceChildren();
+    api.squares = [];
+    api.byName.clear();
 
     const defs = s("defs");
     const marker = s("marker", { id: `${uid}-arrow`, viewBox: "0 0 10 10", refX: "5", refY: "5", markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" });
@@ -223,15 +165,15 @@ function render({ model, el }) {
 
     const grid = [];
     for (let i = 0; i <= n; i++) grid.push(`M${m + i * C},${m}v${n * C}`, `M${m},${m + i * C}h${n * C}`);
-    board.append(defs,
+    svg.append(defs,
       s("rect", { class: "rw-frame", x: 0, y: 0, width: W, height: W, rx: C * 0.18 }),
       s("rect", { class: "rw-field", x: m, y: m, width: n * C, height: n * C }));
     const under = s("g", { class: "rw-fills" });
-    board.append(under, s("path", { class: "rw-grid", d: grid.join("") }));
+    svg.append(under, s("path", { class: "rw-grid", d: grid.join("") }));
     if (n >= 8) { // the four small dots of a real Othello board
       const pts = s("g", { class: "rw-stars", "aria-hidden": "true" });
-      for (const a of [2, n - 2]) for (const b of [2, n - 2]) pts.append(s("circle", { cx: m + a * C, cy: m + b * C, r: C * 0.07 }));
-      board.append(pts);
+      for (const a of [2, n - 2]) for (const b of [2, n - 2]) pts.append(s("circle", { cx: m + a * C, cy: m + b * C, r: C * 0.05 }));
+      svg.append(pts);
     }
     if (coords) {
       // Bigger letters on big boards, whose squares are drawn smaller.
@@ -243,17 +185,16 @@ function render({ model, el }) {
         row.textContent = String(i + 1);
         cg.append(col, row);
       }
-      board.append(cg);
+      svg.append(cg);
     }
+    const at = (x, y) => `translate(${m + x * C},${m + y * C})`;
     for (let r = 0; r < n; r++) {
       const row = s("g", { role: "row" });
       for (let c = 0; c < n; c++) {
-        const i = r * n + c;
         const name = FILES[c] + (r + 1);
-        const g = s("g", { class: "rw-sq", role: "gridcell", id: `${uid}-${name}`, "data-square": name, "data-disc": "empty", transform: `translate(${m + c * C},${m + r * C})` });
-        const fill = s("rect", { class: "rw-fill", x: 0, y: 0, width: C, height: C });
+        const g = s("g", { class: "rw-sq", role: "gridcell", id: `${uid}-${name}`, "data-square": name, "data-disc": "empty", transform: at(c, r) });
+        const fill = s("rect", { class: "rw-fill", x: 0, y: 0, width: C, height: C, transform: at(c, r) });
         under.append(fill); // fills sit under the grid lines
-        fill.setAttribute("transform", `translate(${m + c * C},${m + r * C})`);
         const disc = s("g", { class: "rw-disc" });
         disc.append(s("circle", { class: "rw-disc-base", cx: C / 2, cy: C / 2, r: C * 0.41 }),
           s("circle", { class: "rw-disc-sheen", cx: C / 2, cy: C / 2, r: C * 0.41, fill: `url(#${uid}-sheen)` }));
@@ -261,7 +202,7 @@ function render({ model, el }) {
         const evalText = s("text", { class: "rw-eval", x: C / 2, y: C / 2 });
         g.append(
           s("rect", { class: "rw-cell", x: 0, y: 0, width: C, height: C }),
-          s("circle", { class: "rw-dot", cx: C / 2, cy: C / 2, r: C * 0.11 }),
+          s("circle", { class: "rw-dot", cx: C / 2, cy: C / 2, r: C * 0.13 }),
           disc,
           s("circle", { class: "rw-ring", cx: C / 2, cy: C / 2, r: C * 0.24 }),
           s("circle", { class: "rw-hint", cx: C / 2, cy: C / 2, r: C * 0.14 }),
@@ -270,22 +211,22 @@ function render({ model, el }) {
           evalText,
           mark);
         row.append(g);
-        squares.push({ name, g, mark, fill, evalText });
-        byName.set(name, i);
+        api.byName.set(name, api.squares.length);
+        api.squares.push({ name, g, mark, fill, evalText, x: m + c * C, y: m + r * C });
       }
-      board.append(row);
+      svg.append(row);
     }
     arrowsLayer = s("g", { class: "rw-arrows", "aria-hidden": "true" });
     cursorEl = s("rect", { class: "rw-cursor", x: 2, y: 2, width: C - 4, height: C - 4, rx: 4 });
-    board.append(arrowsLayer, cursorEl);
-    cursor = clamp(cursor, 0, n * n - 1);
-    prevDiscs = get("discs", ""); // what is drawn now is what the next change animates from
-    updateSquares();
-    updateArrows();
-    updateCursor();
+    svg.append(arrowsLayer, cursorEl);
+    cursor = resized ? centre() : clamp(cursor, 0, n * n - 1);
+    drawSquares();
+    drawArrows();
+    drawCursor();
+    onBuild(api);
   }
 
-  function updateSquares() {
+  function drawSquares() {
     const discs = get("discs", "");
     const legal = get("legal", {});
     const showLegal = get("show_legal", true);
@@ -299,13 +240,12 @@ function render({ model, el }) {
     const missed = new Set(get("practice_missed", []));
     const hints = new Set(get("hints", []));
     const scores = get("scores", {}) || {};
-    const scoreOf = (name) => (Object.prototype.hasOwnProperty.call(scores, name) ? String(scores[name]) : "");
+    const scoreOf = (name) => (hasOwn(scores, name) ? String(scores[name]) : "");
     const ranked = Object.keys(scores); // Python sends the scores best first
     const bestScore = ranked.length ? scoreOf(ranked[0]) : null;
-    for (let i = 0; i < squares.length; i++) {
-      const { name, g, mark, fill, evalText } = squares[i];
+    api.squares.forEach(({ name, g, mark, fill, evalText }, i) => {
       const disc = DISC[discs[i]] || "empty";
-      const isLegal = showLegal && Object.prototype.hasOwnProperty.call(legal, name);
+      const isLegal = showLegal && hasOwn(legal, name);
       g.setAttribute("data-disc", disc);
       flag(g, "data-legal", isLegal);
       flag(g, "data-last", name === last);
@@ -336,17 +276,148 @@ function render({ model, el }) {
       if (hints.has(name)) words.push(S("hint_move"));
       if (text) words.push(text);
       g.setAttribute("aria-label", words.join(", "));
-    }
-    updatePreview();
+    });
+    drawPreview();
   }
 
-  // ---------- flip animation (visual only: data-disc is already final) ----------
-  let animTimer = null;
+  // Hover, or the keyboard cursor, previews what a legal move would flip.
+  let previewed = [];
+  function drawPreview() {
+    for (const g of previewed) g.removeAttribute("data-preview");
+    previewed = [];
+    const { squares } = api;
+    const target = hover || (kbd && document.activeElement === svg && squares[cursor] ? squares[cursor].name : null);
+    const flips = target && get("show_flips", true) ? get("legal", {})[target] : null;
+    if (!Array.isArray(flips)) return;
+    const mark = (name, kind) => {
+      const i = api.byName.get(name);
+      if (i == null) return;
+      squares[i].g.setAttribute("data-preview", kind);
+      previewed.push(squares[i].g);
+    };
+    mark(target, "place");
+    for (const f of flips) mark(f, "flip");
+  }
+
+  function drawCursor() {
+    const sq = api.squares[cursor];
+    if (!cursorEl || !sq) return;
+    cursorEl.setAttribute("transform", sq.g.getAttribute("transform"));
+    svg.setAttribute("aria-activedescendant", sq.g.id);
+    svg.classList.toggle("rw-kbd", kbd);
+    drawPreview();
+  }
+
+  // Annotations: arrows between square centres, stopping short so the discs' middles show.
+  function drawArrows() {
+    if (!arrowsLayer) return;
+    arrowsLayer.replaceChildren();
+    const middle = (name) => {
+      const i = api.byName.get(name);
+      return i == null ? null : [api.squares[i].x + C / 2, api.squares[i].y + C / 2];
+    };
+    for (const pair of get("arrows", [])) {
+      if (!Array.isArray(pair) || pair.length < 2) continue;
+      const a = middle(pair[0]), b = middle(pair[1]);
+      if (!a || !b || (a[0] === b[0] && a[1] === b[1])) continue;
+      const dx = b[0] - a[0], dy = b[1] - a[1], len = Math.hypot(dx, dy);
+      const k0 = (C * 0.2) / len, k1 = (C * 0.28) / len;
+      arrowsLayer.append(s("line", {
+        class: "rw-arrow", "data-from": pair[0], "data-to": pair[1],
+        x1: a[0] + dx * k0, y1: a[1] + dy * k0, x2: b[0] - dx * k1, y2: b[1] - dy * k1,
+        "marker-end": `url(#${uid}-arrow)`,
+      }));
+    }
+  }
+
+  // Any square is sent: Python explains refusals. While a practice disc waits for its flips,
+  // a click turns (or turns back) the disc on that square instead.
+  const play = (name) => send({ kind: get("practice_move", "") ? "practice_flip" : "move", square: name });
+  const squareOf = (ev) => { const g = ev.target.closest && ev.target.closest("[data-square]"); return g && svg.contains(g) ? g : null; };
+  svg.addEventListener("click", (ev) => {
+    const g = squareOf(ev);
+    if (!g) return;
+    const name = g.getAttribute("data-square");
+    cursor = api.byName.get(name) ?? cursor;
+    kbd = false;
+    drawCursor();
+    play(name);
+  });
+  svg.addEventListener("pointerover", (ev) => {
+    const g = squareOf(ev);
+    const name = g ? g.getAttribute("data-square") : null;
+    if (name !== hover) { hover = name; drawPreview(); }
+  });
+  svg.addEventListener("pointerleave", () => { hover = null; drawPreview(); });
+  svg.addEventListener("pointerdown", () => { kbd = false; svg.classList.remove("rw-kbd"); });
+  svg.addEventListener("blur", () => drawPreview());
+
+  let digits = "", digitTimer = null;
+  const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  svg.addEventListener("keydown", (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const { n } = api;
+    const k = ev.key;
+    const r = Math.floor(cursor / n), c = cursor % n;
+    const file = k.length === 1 ? FILES.indexOf(k.toLowerCase()) : -1;
+    let handled = true;
+    if (steps[k]) cursor = clamp(r + steps[k][0], 0, n - 1) * n + clamp(c + steps[k][1], 0, n - 1);
+    else if (k === "Home") cursor = r * n;
+    else if (k === "End") cursor = r * n + n - 1;
+    else if (k === "Enter" || k === " ") play(api.squares[cursor].name);
+    else if (k === "u" || k === "U") send({ kind: "undo" });
+    else if (k === "r" || k === "R") send({ kind: "redo" });
+    else if (file >= 0 && file < n) cursor = r * n + file; // typed file letter: jump to that column
+    else if (/^[0-9]$/.test(k)) { // typed rank (one or two digits): jump to that row
+      digits += k;
+      if (digitTimer) life.cancel(digitTimer);
+      digitTimer = life.later(() => { digits = ""; }, 900);
+      let row = Number(digits);
+      if (row < 1 || row > n) { digits = k; row = Number(k); }
+      if (row >= 1 && row <= n) cursor = (row - 1) * n + c;
+    } else handled = false;
+    if (!handled) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    kbd = true;
+    drawCursor();
+  });
+
+  // A new game (an empty line) starts the keyboard cursor from the centre again.
+  let hadMoves = get("moves", []).length > 0;
+  function onMoves() {
+    const has = get("moves", []).length > 0;
+    if (hadMoves && !has) { cursor = centre(); drawCursor(); }
+    hadMoves = has;
+  }
+
+  function update() { drawSquares(); drawCursor(); }
+  life.on("board_size show_coordinates", build);
+  life.on("discs legal show_legal last_move last_flips marks fill hints scores", drawSquares);
+  life.on("practice_move practice_flips practice_wrong practice_missed", drawSquares);
+  life.on("show_flips", drawPreview);
+  life.on("arrows", drawArrows);
+  life.on("moves", onMoves);
+  api.build = build;
+  return api;
+}
+
+// ---------- animation: flips in sequence, and "show me" (visual only: data-disc is final) ----------
+function animation(ctx, boardPart) {
+  const { get } = ctx;
+  const life = ctx.scope();
+  const stepMs = () => Number(ctx.config("animation_ms", {})[get("animation", "normal")]) || 0;
   const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const squares = () => boardPart.squares;
+  const gOf = (name) => { const i = boardPart.byName.get(name); return i == null ? null : squares()[i].g; };
+  const distance = (n, p) => (i) => Math.max(Math.abs(Math.floor(i / n) - Math.floor(p / n)), Math.abs((i % n) - (p % n)));
+  let drawn = null; // the discs drawn now: what the next change animates from
+
+  let animTimer = null;
   function clearAnims() {
-    if (animTimer) cancel(animTimer);
+    if (animTimer) life.cancel(animTimer);
     animTimer = null;
-    for (const { g } of squares) {
+    for (const { g } of squares()) {
       if (g.hasAttribute("data-anim")) {
         g.removeAttribute("data-anim");
         g.classList.remove("rw-anim");
@@ -356,9 +427,18 @@ function render({ model, el }) {
       }
     }
   }
+  function startAnim(g, kind, from, delay, dur) {
+    g.removeAttribute("data-demo-hold");
+    g.setAttribute("data-anim", kind);
+    g.setAttribute("data-from", from);
+    g.classList.add("rw-anim");
+    g.style.setProperty("--rw-delay", `${delay}ms`);
+    g.style.setProperty("--rw-dur", `${dur}ms`);
+  }
   function animate(prev, next) {
     clearAnims();
-    const dur = SPEED[get("animation", "normal")];
+    const dur = stepMs();
+    const n = boardPart.n;
     if (!dur || reducedMotion() || !prev || prev.length !== next.length || prev.length !== n * n) return;
     const changed = [];
     for (let i = 0; i < next.length; i++) if (prev[i] !== next[i]) changed.push(i);
@@ -369,61 +449,44 @@ function render({ model, el }) {
     const isMove = placed.length === 1 && changed.every((i) => i === placed[0] || (prev[i] !== "-" && next[i] !== "-"));
     let order = changed;
     if (isMove) {
-      const p = placed[0];
-      const dist = (i) => Math.max(Math.abs(Math.floor(i / n) - Math.floor(p / n)), Math.abs((i % n) - (p % n)));
-      order = [p, ...changed.filter((i) => i !== p).sort((a, b) => dist(a) - dist(b))];
+      const dist = distance(n, placed[0]);
+      order = [placed[0], ...changed.filter((i) => i !== placed[0]).sort((a, b) => dist(a) - dist(b))];
     }
-    void board.getBoundingClientRect(); // restart CSS animations cut short by clearAnims()
+    void boardPart.svg.getBoundingClientRect(); // restart CSS animations cut short by clearAnims()
     order.forEach((i, k) => {
-      const g = squares[i].g;
       const kind = prev[i] === "-" ? "place" : next[i] === "-" ? "remove" : "flip";
-      g.setAttribute("data-anim", kind);
-      g.setAttribute("data-from", DISC[prev[i]] || "empty");
-      g.classList.add("rw-anim");
-      g.style.setProperty("--rw-delay", `${isMove ? k * dur : 0}ms`);
-      g.style.setProperty("--rw-dur", `${dur}ms`);
+      startAnim(squares()[i].g, kind, DISC[prev[i]] || "empty", isMove ? k * dur : 0, dur);
     });
-    animTimer = later(clearAnims, (isMove ? order.length : 1) * dur + 60);
-  }
-  function onDiscs() {
-    const next = get("discs", "");
-    updateSquares();
-    // The demo and the discs arrive in one update, in either order: the demo, once started
-    // for this position, owns the drawing.
-    const demo = get("demo", {}) || {};
-    const demoOwns = runDemo() || (demoActive && demo.id === demoSeen && demoFits(demo));
-    if (!demoOwns) { clearDemo(); animate(prevDiscs, next); }
-    prevDiscs = next;
+    animTimer = life.later(clearAnims, (isMove ? order.length : 1) * dur + 60);
   }
 
-  // ---------- "show me": walk through a played move (visual only, like the animation) ----------
-  // Python sends `demo` = {id, ply, move, color, lines}; each line runs from the move to its
-  // closing disc (the last square). The disc lands, each line is lit in turn (data-demo-line on
-  // its squares, data-demo-closer on the closing disc), then the flanked discs flip. Until their
-  // turn they are painted in their old colour (data-demo-hold); data-disc is already final.
-  let demoSeen = null;
+  // "Show me": Python sends `demo` = {id, ply, move, color, lines}; each line runs from the
+  // move to its closing disc (the last square). The disc lands, each line is lit in turn
+  // (data-demo-line on its squares, data-demo-closer on the closing disc), then the flanked
+  // discs flip. Until their turn they are painted in their old colour (data-demo-hold).
+  const root = () => boardPart.el.closest(".reversi-widget");
+  let demoSeen = (get("demo", {}) || {}).id ?? null; // a fresh view does not replay an old walk-through
   let demoActive = false;
   let demoTimers = [];
   let demoMarked = new Set();
   function clearDemo() {
-    for (const t of demoTimers) cancel(t);
+    for (const t of demoTimers) life.cancel(t);
     demoTimers = [];
     for (const g of demoMarked) {
       for (const a of ["data-demo-line", "data-demo-closer", "data-demo-hold", "data-demo-move"]) g.removeAttribute(a);
     }
     demoMarked = new Set();
     demoActive = false;
-    root.removeAttribute("data-demo");
+    const r = root();
+    if (r) r.removeAttribute("data-demo");
   }
   function demoMark(name, attr, value = "") {
-    const i = byName.get(name);
-    if (i == null) return;
-    squares[i].g.setAttribute(attr, value);
-    demoMarked.add(squares[i].g);
+    const g = gOf(name);
+    if (!g) return;
+    g.setAttribute(attr, value);
+    demoMarked.add(g);
   }
-  function demoUnmark(attr) {
-    for (const g of demoMarked) g.removeAttribute(attr);
-  }
+  const demoUnmark = (...attrs) => { for (const g of demoMarked) for (const a of attrs) g.removeAttribute(a); };
   // A demo belongs to the position after its move, or after forced passes that followed it.
   function demoFits(demo) {
     const ply = get("ply", 0), moves = get("moves", []);
@@ -439,218 +502,129 @@ function render({ model, el }) {
     clearAnims();
     if (!get("show_me", false) || !Array.isArray(demo.lines)) return false;
     const lines = demo.lines.filter((l) => Array.isArray(l) && l.length >= 2);
-    const showLine = (k) => {
-      demoUnmark("data-demo-line");
-      demoUnmark("data-demo-closer");
-      lines[k].forEach((sq, j) => demoMark(sq, j === lines[k].length - 1 ? "data-demo-closer" : "data-demo-line", String(k)));
-      root.setAttribute("data-demo", `line-${k}`);
-    };
+    const markLine = (line, k) => line.forEach((sq, j) =>
+      demoMark(sq, j === line.length - 1 ? "data-demo-closer" : "data-demo-line", String(k)));
     demoActive = true;
     demoMark(demo.move, "data-demo-move");
-    const dur = SPEED[get("animation", "normal")];
+    const dur = stepMs();
     if (!dur || reducedMotion()) { // no motion: the final position at once, every line lit
-      lines.forEach((line, k) => line.forEach((sq, j) =>
-        demoMark(sq, j === line.length - 1 ? "data-demo-closer" : "data-demo-line", String(k))));
-      root.setAttribute("data-demo", "final");
+      lines.forEach(markLine);
+      root().setAttribute("data-demo", "final");
       return true;
     }
     const from = demo.color === "black" ? "white" : "black";
     const flips = [...new Set(lines.flatMap((l) => l.slice(0, -1)))];
     for (const sq of flips) demoMark(sq, "data-demo-hold", from);
     demoMark(demo.move, "data-demo-hold", "empty");
-    root.setAttribute("data-demo", "place");
-    const at = (ms, fn) => demoTimers.push(later(fn, ms));
-    const placeAnim = (name, kind, delay) => {
-      const i = byName.get(name);
-      if (i == null) return;
-      const g = squares[i].g;
-      g.removeAttribute("data-demo-hold");
-      g.setAttribute("data-anim", kind);
-      g.setAttribute("data-from", kind === "place" ? "empty" : from);
-      g.classList.add("rw-anim");
-      g.style.setProperty("--rw-delay", `${delay}ms`);
-      g.style.setProperty("--rw-dur", `${dur}ms`);
-    };
-    placeAnim(demo.move, "place", 0);
-    lines.forEach((_, k) => at(dur * (1 + DEMO_LINE_STEPS * k), () => showLine(k)));
-    const flipAt = dur * (1 + DEMO_LINE_STEPS * lines.length);
+    root().setAttribute("data-demo", "place");
+    const at = (ms, fn) => demoTimers.push(life.later(fn, ms));
+    const play = (name, kind, delay) => { const g = gOf(name); if (g) startAnim(g, kind, kind === "place" ? "empty" : from, delay, dur); };
+    play(demo.move, "place", 0);
+    const lineSteps = Number(ctx.config("demo_line_steps", 0)) || 0;
+    lines.forEach((line, k) => at(dur * (1 + lineSteps * k), () => {
+      demoUnmark("data-demo-line", "data-demo-closer");
+      markLine(line, k);
+      root().setAttribute("data-demo", `line-${k}`);
+    }));
+    const flipAt = dur * (1 + lineSteps * lines.length);
     at(flipAt, () => {
-      demoUnmark("data-demo-line");
-      demoUnmark("data-demo-closer");
-      root.setAttribute("data-demo", "flip");
-      void board.getBoundingClientRect();
-      const p = byName.get(demo.move) ?? 0;
-      const dist = (name) => { const i = byName.get(name) ?? p; return Math.max(Math.abs(Math.floor(i / n) - Math.floor(p / n)), Math.abs((i % n) - (p % n))); };
-      [...flips].sort((a, b) => dist(a) - dist(b)).forEach((sq, k) => placeAnim(sq, "flip", k * dur));
+      demoUnmark("data-demo-line", "data-demo-closer");
+      root().setAttribute("data-demo", "flip");
+      void boardPart.svg.getBoundingClientRect();
+      const n = boardPart.n;
+      const dist = distance(n, boardPart.byName.get(demo.move) ?? 0);
+      const index = (name) => boardPart.byName.get(name) ?? 0;
+      [...flips].sort((a, b) => dist(index(a)) - dist(index(b))).forEach((sq, k) => play(sq, "flip", k * dur));
     });
     at(flipAt + flips.length * dur + 60, () => { clearDemo(); clearAnims(); });
     return true;
   }
-
-  // ---------- hover / keyboard preview ----------
-  let previewed = [];
-  function updatePreview() {
-    for (const g of previewed) g.removeAttribute("data-preview");
-    previewed = [];
-    const target = hover || (kbd && document.activeElement === board && squares[cursor] ? squares[cursor].name : null);
-    const flips = target && get("show_flips", true) ? get("legal", {})[target] : null;
-    if (!Array.isArray(flips)) return;
-    const mark = (name, kind) => {
-      const i = byName.get(name);
-      if (i == null) return;
-      squares[i].g.setAttribute("data-preview", kind);
-      previewed.push(squares[i].g);
-    };
-    mark(target, "place");
-    for (const f of flips) mark(f, "flip");
+  function onDiscs() {
+    const next = get("discs", "");
+    // The demo and the discs arrive in one update, in either order: the demo, once started
+    // for this position, owns the drawing.
+    const demo = get("demo", {}) || {};
+    const demoOwns = runDemo() || (demoActive && demo.id === demoSeen && demoFits(demo));
+    if (!demoOwns) { clearDemo(); animate(drawn, next); }
+    drawn = next;
   }
+  // After the board is rebuilt its squares are new: what it shows is the new starting point.
+  function restart() { clearDemo(); clearAnims(); drawn = get("discs", ""); }
+  life.on("discs", onDiscs);
+  life.on("demo", () => { if (runDemo()) drawn = get("discs", ""); });
+  // It draws on the board's squares (no element of its own), and only while something moves.
+  return { el: null, update() {}, restart, destroy: life.destroy };
+}
 
-  function updateCursor() {
-    if (!cursorEl || !squares[cursor]) return;
-    const t = squares[cursor].g.getAttribute("transform");
-    cursorEl.setAttribute("transform", t);
-    board.setAttribute("aria-activedescendant", squares[cursor].g.id);
-    board.classList.toggle("rw-kbd", kbd);
-    updatePreview();
+// Jumps to a ply from the move list, the slider or the chart. Dragging the slider (or
+// clicking fast) fires many; one is kept in flight and the latest target is sent once
+// Python has answered, so intents do not carry a stale ply.
+function jumper(ctx) {
+  const life = ctx.scope();
+  let pending = null, queued = null;
+  function request(to) {
+    if (pending) { queued = to; return; }
+    if (to === ctx.get("ply", 0)) return;
+    ctx.send({ kind: "jump", to });
+    pending = life.later(release, 1500);
   }
-
-  // ---------- annotations: arrows ----------
-  function updateArrows() {
-    if (!arrowsLayer) return;
-    arrowsLayer.replaceChildren();
-    const centre = (name) => {
-      const i = byName.get(name);
-      if (i == null) return null;
-      const t = squares[i].g.getAttribute("transform").match(/[-\d.]+/g).map(Number);
-      return [t[0] + C / 2, t[1] + C / 2];
-    };
-    for (const pair of get("arrows", [])) {
-      if (!Array.isArray(pair) || pair.length < 2) continue;
-      const a = centre(pair[0]), b = centre(pair[1]);
-      if (!a || !b || (a[0] === b[0] && a[1] === b[1])) continue;
-      // Stop short of the centres so the arrow does not hide the discs' middles.
-      const dx = b[0] - a[0], dy = b[1] - a[1], len = Math.hypot(dx, dy);
-      const k0 = (C * 0.2) / len, k1 = (C * 0.28) / len;
-      arrowsLayer.append(s("line", {
-        class: "rw-arrow", "data-from": pair[0], "data-to": pair[1],
-        x1: a[0] + dx * k0, y1: a[1] + dy * k0, x2: b[0] - dx * k1, y2: b[1] - dy * k1,
-        "marker-end": `url(#${uid}-arrow)`,
-      }));
-    }
+  function release() {
+    if (pending) life.cancel(pending);
+    pending = null;
+    const q = queued;
+    queued = null;
+    if (q != null) request(q);
   }
+  life.on("ply", release);
+  life.on("msg:custom", (msg) => { if (msg && msg.kind === "refused") release(); });
+  return { request, destroy: life.destroy };
+}
 
-  // ---------- board events ----------
-  const squareOf = (ev) => { const g = ev.target.closest && ev.target.closest("[data-square]"); return g && board.contains(g) ? g : null; };
-  // Any square is sent: Python explains refusals. While a practice disc waits for its flips,
-  // a click turns (or turns back) the disc on that square instead.
-  const play = (name) => send({ kind: get("practice_move", "") ? "practice_flip" : "move", square: name });
-  board.addEventListener("click", (ev) => {
-    const g = squareOf(ev);
-    if (!g) return;
-    const name = g.getAttribute("data-square");
-    cursor = byName.get(name) ?? cursor;
-    kbd = false;
-    updateCursor();
-    play(name);
-  });
-  board.addEventListener("pointerover", (ev) => {
-    const g = squareOf(ev);
-    const name = g ? g.getAttribute("data-square") : null;
-    if (name !== hover) { hover = name; updatePreview(); }
-  });
-  board.addEventListener("pointerleave", () => { hover = null; updatePreview(); });
-  board.addEventListener("pointerdown", () => { kbd = false; board.classList.remove("rw-kbd"); });
-  board.addEventListener("blur", () => updatePreview());
+// ---------- move list: "1. d3 c5 2. f6 pass", the current move in view, and the replay slider ----------
+function moveList(ctx, jump) {
+  const { get, S, L } = ctx;
+  const life = ctx.scope();
+  const count = h("span", { class: "rw-move-count" });
+  const list = h("div", { class: "rw-movelist", "data-role": "moves" });
+  const replay = h("input", { type: "range", min: "0", max: "0", step: "1", value: "0", "data-role": "replay", class: "rw-replay", ...OWN_KEYS });
+  L(replay, "replay", "aria-label");
+  const el = h("div", { class: "rw-moves" },
+    h("div", { class: "rw-moves-head" }, L(h("span", { class: "rw-heading" }), "moves"), count), list, replay);
 
-  let digits = "", digitTimer = null;
-  board.addEventListener("keydown", (ev) => {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const k = ev.key;
-    const r = Math.floor(cursor / n), c = cursor % n;
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    let handled = true;
-    if (moves[k]) {
-      cursor = clamp(r + moves[k][0], 0, n - 1) * n + clamp(c + moves[k][1], 0, n - 1);
-    } else if (k === "Home") cursor = r * n;
-    else if (k === "End") cursor = r * n + n - 1;
-    else if (k === "Enter" || k === " ") play(squares[cursor].name);
-    else if (k === "u" || k === "U") send({ kind: "undo" });
-    else if (k === "r" || k === "R") send({ kind: "redo" });
-    else if (k.length === 1 && FILES.indexOf(k.toLowerCase()) >= 0 && FILES.indexOf(k.toLowerCase()) < n) {
-      cursor = r * n + FILES.indexOf(k.toLowerCase()); // typed file letter: jump to that column
-    } else if (/^[0-9]$/.test(k)) { // typed rank (one or two digits): jump to that row
-      digits += k;
-      if (digitTimer) cancel(digitTimer);
-      digitTimer = later(() => { digits = ""; }, 900);
-      let row = Number(digits);
-      if (row < 1 || row > n) { digits = k; row = Number(k); }
-      if (row >= 1 && row <= n) cursor = (row - 1) * n + c;
-    } else handled = false;
-    if (!handled) return;
-    ev.preventDefault();
-    ev.stopPropagation();
-    kbd = true;
-    updateCursor();
-  });
-
-  // ---------- side panel ----------
-  for (const [action, b] of Object.entries(buttons)) {
-    b.addEventListener("click", () => send({ kind: action === "new" ? "new_game" : action }));
-  }
-  pauseButton.addEventListener("click", () => send({ kind: get("paused", false) ? "resume" : "pause" }));
-  reviewButton.addEventListener("click", () => send({ kind: "review" }));
-  for (const [action, b] of Object.entries(practiceButtons)) b.addEventListener("click", () => send({ kind: action }));
-  dismiss.addEventListener("click", () => { noticeEl.hidden = true; });
-
-  moveList.addEventListener("click", (ev) => {
+  list.addEventListener("click", (ev) => {
     const b = ev.target.closest && ev.target.closest("[data-ply]");
-    if (b) requestJump(Number(b.getAttribute("data-ply")));
+    if (b) jump.request(Number(b.getAttribute("data-ply")));
   });
-  // Dragging the slider (or clicking fast) fires many jumps; keep one in flight and send the
-  // latest target once Python has answered, so intents do not carry a stale ply.
-  let jumpPending = null, jumpQueued = null;
-  function requestJump(to) {
-    if (jumpPending) { jumpQueued = to; return; }
-    if (to === get("ply", 0)) return;
-    send({ kind: "jump", to });
-    jumpPending = later(releaseJump, 1500);
-  }
-  function releaseJump() {
-    if (jumpPending) cancel(jumpPending);
-    jumpPending = null;
-    const q = jumpQueued;
-    jumpQueued = null;
-    if (q != null) requestJump(q);
-  }
-  replay.addEventListener("input", () => requestJump(Number(replay.value)));
+  replay.addEventListener("input", () => jump.request(Number(replay.value)));
 
-  let moveButtons = [];
-  function buildMoves() {
+  let entries = [];
+  let current = null;
+  function build() {
     const moves = get("moves", []);
-    moveList.replaceChildren();
+    list.replaceChildren();
     let pair = null; // "12. d3 c5" wraps as one unit
-    moveButtons = moves.map((mv, i) => {
+    entries = moves.map((mv, i) => {
       const ply = i + 1;
       if (i % 2 === 0) {
         pair = h("span", { class: "rw-pair" }, h("span", { class: "rw-num" }, `${ply / 2 + 0.5}.`));
-        moveList.append(pair);
+        list.append(pair);
       }
-      const b = h("button", { type: "button", class: "rw-move", "data-ply": String(ply) }, mv === "pass" ? S("pass_move") : String(mv));
+      const b = h("button", { type: "button", class: "rw-move", "data-ply": String(ply), ...OWN_KEYS }, mv === "pass" ? S("pass_move") : String(mv));
       pair.append(b);
       return b;
     });
-    if (!moves.length) moveList.append(h("span", { class: "rw-empty" }, S("no_moves")));
+    if (!moves.length) list.append(h("span", { class: "rw-empty" }, S("no_moves")));
     replay.max = String(moves.length);
     markReview();
-    updatePly();
+    showPly();
   }
   // After a review: each move carries its loss (data-loss), a mark on bad moves ("?!", "?",
   // "??") and a tooltip naming the best move, all from `review_moves`.
   function markReview() {
-    const entries = new Map();
-    for (const e of get("review_moves", []) || []) if (e && typeof e.ply === "number") entries.set(e.ply, e);
-    moveButtons.forEach((b, i) => {
-      const e = entries.get(i + 1);
+    const review = new Map();
+    for (const e of get("review_moves", []) || []) if (e && typeof e.ply === "number") review.set(e.ply, e);
+    entries.forEach((b, i) => {
+      const e = review.get(i + 1);
       const old = b.querySelector(".rw-annot");
       if (old) old.remove();
       const forced = !!(e && e.forced);
@@ -667,215 +641,316 @@ function render({ model, el }) {
       }
     });
   }
-
-  // The evaluation chart: x = ply (0..n), y = Black's margin on a scale symmetric about 0 (at least ±4).
-  const CW = 300, CH = 90, PAD = 4;
-  let chartPly = null;
-  function drawChart() {
-    const values = (get("evaluations", []) || []).map(Number).filter((v) => Number.isFinite(v));
-    reviewEl.hidden = values.length < 2;
-    chart.replaceChildren();
-    if (values.length < 2) return;
-    chart.setAttribute("viewBox", `0 0 ${CW} ${CH}`);
-    const top = Math.max(4, ...values.map(Math.abs));
-    const x = (i) => PAD + (i * (CW - 2 * PAD)) / (values.length - 1);
-    const y = (v) => CH / 2 - (v / top) * (CH / 2 - PAD);
-    const pts = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
-    chart.append(
-      s("rect", { class: "rw-chart-black", x: 0, y: 0, width: CW, height: CH / 2 }),
-      s("line", { class: "rw-chart-zero", x1: 0, y1: CH / 2, x2: CW, y2: CH / 2 }),
-      s("polygon", { class: "rw-chart-area", points: `${x(0)},${CH / 2} ${pts.join(" ")} ${x(values.length - 1)},${CH / 2}` }),
-      s("polyline", { class: "rw-chart-line", points: pts.join(" ") }));
-    chartPly = s("line", { class: "rw-chart-ply", x1: 0, y1: 0, x2: 0, y2: CH });
-    chart.append(chartPly);
-    const hits = s("g", { class: "rw-chart-points" });
-    values.forEach((v, i) => {
-      const dot = s("circle", { class: "rw-chart-point", cx: x(i), cy: y(v), r: 2.2, "data-ply": String(i), "data-value": String(v) });
-      const tip = s("title");
-      tip.textContent = `${i}: ${v > 0 ? "+" : ""}${v}`;
-      dot.append(tip);
-      hits.append(dot);
-    });
-    chart.append(hits);
-    updateChartPly();
-  }
-  function updateChartPly() {
-    const n = (get("evaluations", []) || []).length;
-    if (!chartPly || n < 2) return;
-    const ply = clamp(get("ply", 0), 0, n - 1);
-    const px = PAD + (ply * (CW - 2 * PAD)) / (n - 1);
-    chartPly.setAttribute("x1", px);
-    chartPly.setAttribute("x2", px);
-    chartPly.setAttribute("data-ply", String(ply));
-  }
-  chart.addEventListener("click", (ev) => { // a click jumps to the nearest position
-    const n = (get("evaluations", []) || []).length;
-    const box = chart.getBoundingClientRect();
-    if (n < 2 || !box.width) return;
-    const at = ((ev.clientX - box.left) / box.width) * CW;
-    requestJump(clamp(Math.round(((at - PAD) * (n - 1)) / (CW - 2 * PAD)), 0, Math.min(n - 1, get("moves", []).length)));
-  });
-  function updatePly() {
+  function showPly() {
     const ply = get("ply", 0);
-    const total = get("moves", []).length;
-    let current = null;
-    moveButtons.forEach((b, i) => {
+    current = null;
+    entries.forEach((b, i) => {
       flag(b, "data-future", i + 1 > ply);
       flag(b, "aria-current", i + 1 === ply, "step");
       if (i + 1 === ply) current = b;
     });
     replay.value = String(ply);
-    moveCount.textContent = `${ply} / ${total}`;
-    updateChartPly();
-    if (current) { // keep the current move visible without scrolling the notebook
-      const top = current.offsetTop - moveList.offsetTop;
-      if (top < moveList.scrollTop || top + current.offsetHeight > moveList.scrollTop + moveList.clientHeight) {
-        moveList.scrollTop = top - moveList.clientHeight / 2;
-      }
+    count.textContent = `${ply} / ${entries.length}`;
+    reveal();
+  }
+  // The current move is scrolled into the list's view; only the list scrolls, never the page.
+  function reveal() {
+    if (!current || !list.clientHeight) return;
+    const box = list.getBoundingClientRect(), at = current.getBoundingClientRect();
+    const top = at.top - box.top - list.clientTop + list.scrollTop;
+    if (top < list.scrollTop || top + at.height > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - (list.clientHeight - at.height) / 2);
     }
   }
+  // A view drawn before it is on the page (or while hidden) has no size yet: reveal once it has.
+  const sized = typeof ResizeObserver === "function" ? new ResizeObserver(() => reveal()) : null;
+  if (sized) sized.observe(list);
 
-  function updatePlayers() {
-    const players = get("players", {}), counts = get("counts", {}), supply = get("supply", {});
-    const countLabels = get("count_labels", {}); // "12 discs", "12 pionków": plurals come from Python
-    const turn = get("turn", "");
-    for (const c of COLORS) {
-      const card = cards[c];
-      card.name.textContent = players[c] == null ? "" : String(players[c]);
-      card.count.textContent = String(counts[c] ?? 0);
-      const countText = countLabels[c] ? String(countLabels[c]) : card.count.textContent;
-      card.supply.textContent = supply && supply[c] != null ? `${supply[c]} ${S("supply")}` : "";
-      card.supply.hidden = !(supply && supply[c] != null);
-      flag(card.el, "data-turn", turn === c);
-      card.count.setAttribute("title", countText);
-      card.el.setAttribute("aria-label", [S(c), card.name.textContent, countText,
-        card.supply.textContent, turn === c ? S("to_move") : ""].filter(Boolean).join(", "));
-    }
-    root.setAttribute("data-turn", turn || "none");
+  life.on("moves", build);
+  life.on("review_moves", markReview);
+  life.on("ply", showPly);
+  return { el, update: build, destroy: () => { life.destroy(); if (sized) sized.disconnect(); } };
+}
+
+// ---------- review chart: the evaluation after each move, from `evaluations` (Black's view) ----------
+function reviewChart(ctx, jump) {
+  const { get, L } = ctx;
+  const life = ctx.scope();
+  const chart = s("svg", { class: "rw-chart", "data-role": "review-chart", role: "img" });
+  L(chart, "evaluation_help", "aria-label");
+  const el = h("div", { class: "rw-review", "data-role": "review", hidden: true },
+    L(h("span", { class: "rw-heading" }), "evaluation"), chart);
+  // x = ply (0..n), y = Black's margin on a scale symmetric about 0 (at least ±4).
+  const CW = 300, CH = 90, PAD = 4;
+  const values = () => (get("evaluations", []) || []).map(Number).filter((v) => Number.isFinite(v));
+  const xOf = (i, count) => PAD + (i * (CW - 2 * PAD)) / (count - 1);
+  let plyLine = null;
+  function draw() {
+    const vs = values();
+    el.hidden = vs.length < 2;
+    chart.replaceChildren();
+    plyLine = null;
+    if (vs.length < 2) return;
+    chart.setAttribute("viewBox", `0 0 ${CW} ${CH}`);
+    const top = Math.max(4, ...vs.map(Math.abs));
+    const y = (v) => CH / 2 - (v / top) * (CH / 2 - PAD);
+    const pts = vs.map((v, i) => `${xOf(i, vs.length).toFixed(1)},${y(v).toFixed(1)}`);
+    plyLine = s("line", { class: "rw-chart-ply", x1: 0, y1: 0, x2: 0, y2: CH });
+    const hits = s("g", { class: "rw-chart-points" });
+    vs.forEach((v, i) => {
+      const dot = s("circle", { class: "rw-chart-point", cx: xOf(i, vs.length), cy: y(v), r: 2.2, "data-ply": String(i), "data-value": String(v) });
+      const tip = s("title");
+      tip.textContent = `${i}: ${v > 0 ? "+" : ""}${v}`;
+      dot.append(tip);
+      hits.append(dot);
+    });
+    chart.append(
+      s("rect", { class: "rw-chart-black", x: 0, y: 0, width: CW, height: CH / 2 }),
+      s("line", { class: "rw-chart-zero", x1: 0, y1: CH / 2, x2: CW, y2: CH / 2 }),
+      s("polygon", { class: "rw-chart-area", points: `${xOf(0, vs.length)},${CH / 2} ${pts.join(" ")} ${xOf(vs.length - 1, vs.length)},${CH / 2}` }),
+      s("polyline", { class: "rw-chart-line", points: pts.join(" ") }),
+      plyLine, hits);
+    showPly();
   }
+  function showPly() {
+    const count = values().length;
+    if (!plyLine || count < 2) return;
+    const ply = clamp(get("ply", 0), 0, count - 1);
+    plyLine.setAttribute("x1", xOf(ply, count));
+    plyLine.setAttribute("x2", xOf(ply, count));
+    plyLine.setAttribute("data-ply", String(ply));
+  }
+  chart.addEventListener("click", (ev) => { // a click jumps to the nearest position
+    const count = values().length;
+    const box = chart.getBoundingClientRect();
+    if (count < 2 || !box.width) return;
+    const at = ((ev.clientX - box.left) / box.width) * CW;
+    jump.request(clamp(Math.round(((at - PAD) * (count - 1)) / (CW - 2 * PAD)), 0, Math.min(count - 1, get("moves", []).length)));
+  });
+  life.on("evaluations", draw);
+  life.on("ply", showPly);
+  return { el, update: draw, destroy: life.destroy };
+}
 
-  function updateStatus() {
-    statusEl.textContent = String(get("status", ""));
-    const thinking = !!get("thinking", false);
-    thinkingEl.hidden = !thinking;
-    flag(root, "data-thinking", thinking);
+// ---------- notices: status line, analysis progress, game-over banner, last notice ----------
+function notices(ctx) {
+  const { get, S, L } = ctx;
+  const life = ctx.scope();
+  const status = h("span", { class: "rw-status", "data-role": "status", "aria-live": "polite" });
+  const thinking = h("span", { class: "rw-thinking", "data-role": "thinking", hidden: true },
+    h("span", { class: "rw-spinner", "aria-hidden": "true" }), L(h("span"), "thinking"));
+  const progressLabel = h("span", { class: "rw-progress-label" });
+  const progressBar = h("progress", { class: "rw-progress-bar", max: "1", value: "0" });
+  const progress = h("div", { class: "rw-progress", "data-role": "progress", hidden: true }, progressLabel, progressBar);
+  const result = h("div", { class: "rw-result", "data-role": "result", hidden: true });
+  const noticeText = h("span", { class: "rw-notice-text" });
+  const dismiss = L(L(h("button", { type: "button", class: "rw-dismiss", ...OWN_KEYS }, "×"), "dismiss", "aria-label"), "dismiss", "title");
+  const notice = h("div", { class: "rw-notice", "data-role": "notice", role: "status", hidden: true }, noticeText, dismiss);
+  const el = h("div", { class: "rw-notices" },
+    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, notice);
+  dismiss.addEventListener("click", () => { notice.hidden = true; });
+
+  function drawStatus() {
+    status.textContent = String(get("status", ""));
+    thinking.hidden = !get("thinking", false);
     const over = !!get("game_over", false);
-    const result = over ? String(get("result", "")) : "";
-    resultEl.hidden = !result;
-    resultEl.textContent = result;
-    flag(root, "data-game-over", over);
+    const text = over ? String(get("result", "")) : "";
+    result.hidden = !text;
+    result.textContent = text;
   }
-
-  let lastNoticeId = null;
-  function updateNotice() {
-    const text = String(get("notice", ""));
-    const id = get("notice_id", 0);
-    noticeEl.setAttribute("data-kind", get("notice_kind", "info") || "info");
-    noticeText.textContent = text;
-    if (!text) { noticeEl.hidden = true; lastNoticeId = id; return; }
-    if (id !== lastNoticeId) { // news: show again even if dismissed, and replay the flash
-      noticeEl.hidden = false;
-      noticeEl.classList.remove("rw-flash");
-      void noticeEl.offsetWidth;
-      noticeEl.classList.add("rw-flash");
-    }
-    lastNoticeId = id;
-  }
-
-  function updatePractice() {
-    const pending = !!get("practice_move", "");
-    practiceActions.hidden = !pending;
-    flag(root, "data-practice-pending", pending);
-    tally.mistakes.textContent = String(get("practice_mistakes", 0));
-    tally.moves.textContent = String(get("practice_moves", 0));
-    tallyEl.hidden = !get("practice", false) && !get("practice_moves", 0);
-  }
-
-  function updateButtons() {
-    buttons.undo.disabled = !get("can_undo", false);
-    buttons.redo.disabled = !get("can_redo", false);
-    // Pass stays enabled (Python refuses an illegal pass) but is highlighted when it is the only move.
-    const turn = get("turn", "");
-    flag(buttons.pass, "data-suggested", !!turn && Object.keys(get("legal", {})).length === 0 && !get("thinking", false));
-    // A hint needs a human to move with a choice: Python refuses the rest, the button says so first.
-    buttons.hint.disabled = !turn || Object.keys(get("legal", {})).length === 0;
-    const paused = !!get("paused", false);
-    pauseButton.hidden = !get("can_pause", false);
-    pauseButton.textContent = S(paused ? "resume" : "pause");
-    pauseButton.setAttribute("aria-pressed", String(paused));
-    flag(root, "data-paused", paused);
-    reviewButton.hidden = !get("can_review", false);
-  }
-
-  function updateProgress() {
+  function drawProgress() {
     const busy = String(get("busy", "") || "");
     const fraction = clamp(Number(get("progress", 0)) || 0, 0, 1);
-    progressEl.hidden = !busy;
-    flag(root, "data-busy", !!busy, busy);
-    progressLabel.textContent = busy ? S(`busy_${busy}`) || "" : "";
+    progress.hidden = !busy;
+    progressLabel.textContent = busy ? S(`busy_${busy}`) : "";
     progressBar.value = fraction;
     progressBar.setAttribute("aria-valuetext", `${Math.round(fraction * 100)}%`);
     progressBar.setAttribute("aria-label", progressLabel.textContent);
   }
+  let lastId = get("notice_id", 0); // an old notice is not news for a fresh view...
+  function drawNotice() {
+    const text = String(get("notice", ""));
+    const id = get("notice_id", 0);
+    notice.setAttribute("data-kind", get("notice_kind", "info") || "info");
+    noticeText.textContent = text;
+    if (!text) notice.hidden = true;
+    else if (id !== lastId) { // news: show again even if dismissed, and replay the flash
+      notice.hidden = false;
+      notice.classList.remove("rw-flash");
+      void notice.offsetWidth;
+      notice.classList.add("rw-flash");
+    }
+    lastId = id;
+  }
+  notice.hidden = !get("notice", ""); // ...but still shown if set
+  function update() { drawStatus(); drawProgress(); drawNotice(); }
+  life.on("status thinking game_over result", drawStatus);
+  life.on("busy progress", drawProgress);
+  life.on("notice notice_kind notice_id", drawNotice);
+  return { el, update, destroy: life.destroy };
+}
 
-  function updateSettings() {
-    for (const k of ["show_legal", "show_flips", "show_coordinates"]) settings[k].checked = !!get(k, true);
-    for (const k of ["show_me", "practice", "show_scores"]) settings[k].checked = !!get(k, false);
+// ---------- practice (R17): Done / Show me the answer while a placed disc waits, and the tally ----------
+function practice(ctx) {
+  const { get, L, send } = ctx;
+  const life = ctx.scope();
+  const button = (action, extra = {}) => {
+    const b = L(h("button", { type: "button", class: "rw-btn", "data-action": action, ...OWN_KEYS, ...extra }), action);
+    b.addEventListener("click", () => send({ kind: action }));
+    return b;
+  };
+  const actions = h("div", { class: "rw-practice-actions", "data-role": "practice-actions", hidden: true },
+    button("practice_done", { class: "rw-btn rw-primary" }), button("practice_reveal"));
+  const mistakes = h("span", { class: "rw-tally-value", "data-role": "practice-mistakes" });
+  const moves = h("span", { class: "rw-tally-value", "data-role": "practice-moves" });
+  const tally = h("div", { class: "rw-tally", "data-role": "practice-tally", hidden: true },
+    h("span", {}, L(h("span"), "practice_mistakes"), ": ", mistakes),
+    h("span", {}, L(h("span"), "practice_moves"), ": ", moves));
+  const el = h("div", { class: "rw-practice" }, actions, tally);
+  function update() {
+    actions.hidden = !get("practice_move", "");
+    mistakes.textContent = String(get("practice_mistakes", 0));
+    moves.textContent = String(get("practice_moves", 0));
+    tally.hidden = !get("practice", false) && !get("practice_moves", 0);
+  }
+  life.on("practice practice_move practice_mistakes practice_moves", update);
+  return { el, update, destroy: life.destroy };
+}
+
+// ---------- controls: the action buttons, each shown while it applies ----------
+function controls(ctx) {
+  const { get, S, L, send } = ctx;
+  const life = ctx.scope();
+  const button = (action, key, kind = action, extra = {}) => {
+    const b = L(h("button", { type: "button", class: "rw-btn", "data-action": action, ...OWN_KEYS, ...extra }), key);
+    b.addEventListener("click", () => send({ kind: typeof kind === "function" ? kind() : kind }));
+    return b;
+  };
+  const buttons = {
+    undo: button("undo", "undo", "undo", { "aria-keyshortcuts": "U" }),
+    redo: button("redo", "redo", "redo", { "aria-keyshortcuts": "R" }),
+    pass: button("pass", "pass"),
+    new: button("new", "new_game", "new_game"),
+    hint: button("hint", "hint"),
+    // Pause/Resume: its label follows `paused`.
+    pause: h("button", { type: "button", class: "rw-btn", "data-action": "pause", hidden: true, ...OWN_KEYS }),
+    review: button("review", "review", "review", { hidden: true }),
+  };
+  buttons.pause.addEventListener("click", () => send({ kind: get("paused", false) ? "resume" : "pause" }));
+  const el = h("div", { class: "rw-actions" }, ...Object.values(buttons));
+  function update() {
+    const turn = get("turn", "");
+    const choices = Object.keys(get("legal", {})).length;
+    buttons.undo.disabled = !get("can_undo", false);
+    buttons.redo.disabled = !get("can_redo", false);
+    // Pass stays enabled (Python refuses an illegal pass) but is highlighted when it is the only move.
+    flag(buttons.pass, "data-suggested", !!turn && choices === 0 && !get("thinking", false));
+    // A hint needs a human to move with a choice: Python refuses the rest, the button says so first.
+    buttons.hint.disabled = !turn || choices === 0;
+    const paused = !!get("paused", false);
+    buttons.pause.hidden = !get("can_pause", false);
+    buttons.pause.textContent = S(paused ? "resume" : "pause");
+    buttons.pause.setAttribute("aria-pressed", String(paused));
+    buttons.review.hidden = !get("can_review", false);
+  }
+  life.on("turn legal thinking can_undo can_redo can_pause can_review paused", update);
+  return { el, update, destroy: life.destroy };
+}
+
+// ---------- settings: toggles and choices, written back as traits ----------
+function settings(ctx) {
+  const { get, L, setting } = ctx;
+  const life = ctx.scope();
+  const toggles = h("div", { class: "rw-toggles" });
+  const selects = h("div", { class: "rw-selects" });
+  const el = h("div", { class: "rw-settings" }, toggles, selects);
+  const inputs = {};
+  // Which settings are on by default (Python's defaults, as the model starts with them).
+  const BOOLEANS = { show_legal: true, show_flips: true, show_coordinates: true, show_me: false, practice: false, show_scores: false };
+  for (const key of Object.keys(BOOLEANS)) {
+    const input = h("input", { type: "checkbox", "data-setting": key, ...OWN_KEYS });
+    input.addEventListener("change", () => setting(key, input.checked));
+    inputs[key] = input;
+    toggles.append(h("label", { class: "rw-toggle" }, input, L(h("span"), key)));
+  }
+  // The choices of each list are Python's (`config`); their labels come from `strings`.
+  const CHOICES = { animation: "animations", theme: "themes" };
+  for (const key of Object.keys(CHOICES)) {
+    const sel = h("select", { "data-setting": key, ...OWN_KEYS });
+    sel.addEventListener("change", () => setting(key, sel.value));
+    inputs[key] = sel;
+    selects.append(h("label", { class: "rw-select" }, L(h("span"), key), sel));
+  }
+  function fillChoices() {
+    for (const [key, list] of Object.entries(CHOICES)) {
+      const sel = inputs[key];
+      const values = ctx.config(list, [get(key, "")]);
+      sel.replaceChildren(...values.map((v) => h("option", { value: v }, ctx.S(`${key}_${String(v).replace("-", "_")}`))));
+      sel.value = get(key, "");
+    }
+  }
+  function update() {
+    for (const [key, on] of Object.entries(BOOLEANS)) inputs[key].checked = !!get(key, on);
+    for (const key of Object.keys(CHOICES)) inputs[key].value = get(key, "");
+  }
+  life.on("show_legal show_flips show_coordinates show_me practice show_scores animation theme", update);
+  life.on("config strings", fillChoices);
+  fillChoices();
+  return { el, update, destroy: life.destroy };
+}
+
+function render({ model, el }) {
+  const ctx = viewContext(model);
+  const { get } = ctx;
+  const life = ctx.scope();
+  const root = h("div", { class: "reversi-widget" });
+
+  const jump = jumper(ctx);
+  const parts = {};
+  parts.players = players(ctx);
+  parts.board = board(ctx, { onBuild: () => parts.animation.restart() });
+  parts.animation = animation(ctx, parts.board);
+  parts.notices = notices(ctx);
+  parts.practice = practice(ctx);
+  parts.controls = controls(ctx);
+  parts.moves = moveList(ctx, jump);
+  parts.review = reviewChart(ctx, jump);
+  parts.settings = settings(ctx);
+
+  root.append(
+    h("div", { class: "rw-main" }, parts.players.el, parts.board.el, parts.notices.el, parts.practice.el),
+    h("div", { class: "rw-side" }, parts.controls.el, parts.moves.el, parts.review.el, parts.settings.el));
+  el.append(root);
+
+  // The root carries the state that styles read: theme, turn, what runs.
+  function drawRoot() {
     root.setAttribute("lang", String(get("language", "en") || "en"));
-    settings.animation.value = get("animation", "normal");
-    settings.theme.value = get("theme", "auto");
     root.setAttribute("data-theme", get("theme", "auto"));
     root.setAttribute("data-animation", get("animation", "normal"));
+    root.setAttribute("data-turn", get("turn", "") || "none");
+    flag(root, "data-thinking", !!get("thinking", false));
+    flag(root, "data-game-over", !!get("game_over", false));
+    flag(root, "data-paused", !!get("paused", false));
+    flag(root, "data-practice-pending", !!get("practice_move", ""));
+    const busy = String(get("busy", "") || "");
+    flag(root, "data-busy", !!busy, busy);
     const size = get("size", null);
     if (size) root.style.setProperty("--rw-board-size", `${size}px`);
     else root.style.removeProperty("--rw-board-size");
     flag(root, "data-sized", !!size);
   }
+  life.on("language theme animation turn thinking game_over paused practice_move busy size", drawRoot);
+  life.on("strings", () => { ctx.applyLabels(); for (const part of Object.values(parts)) part.update(); });
 
-  // ---------- wiring ----------
-  const on = (names, fn) => { for (const k of names.split(" ")) listen(`change:${k}`, fn); };
-  on("board_size show_coordinates", buildBoard);
-  on("discs", onDiscs);
-  on("legal show_legal last_move last_flips marks fill hints scores", () => { updateSquares(); updateButtons(); });
-  on("show_flips", updatePreview);
-  on("arrows", updateArrows);
-  on("players counts count_labels supply turn", () => { updatePlayers(); updateButtons(); });
-  on("practice_move practice_flips practice_wrong practice_missed", () => { updateSquares(); updatePractice(); });
-  on("practice practice_mistakes practice_moves", updatePractice);
-  on("demo", () => { if (runDemo()) prevDiscs = get("discs", ""); });
-  on("status thinking game_over result", () => { updateStatus(); updateButtons(); });
-  on("notice notice_kind notice_id", updateNotice);
-  on("can_undo can_redo can_pause can_review paused", updateButtons);
-  on("busy progress", updateProgress);
-  on("moves", buildMoves);
-  on("review_moves", markReview);
-  on("evaluations", drawChart);
-  on("ply", () => { updatePly(); releaseJump(); });
-  on("show_legal show_flips show_coordinates show_me practice show_scores animation theme size language", updateSettings);
-  on("strings", () => { applyLabels(); updateSquares(); updatePlayers(); buildMoves(); updateButtons(); updateProgress(); });
-  listen("msg:custom", (msg) => { if (msg && msg.kind === "refused") releaseJump(); });
-
-  applyLabels();
-  updateSettings();
-  buildBoard();
-  updatePlayers();
-  updateStatus();
-  lastNoticeId = get("notice_id", 0); // an old notice is not news for a fresh view...
-  updateNotice();
-  noticeEl.hidden = !get("notice", ""); // ...but still shown if set
-  updateButtons();
-  updatePractice();
-  updateProgress();
-  buildMoves();
-  drawChart();
-  demoSeen = (get("demo", {}) || {}).id ?? null; // a fresh view does not replay an old walk-through
-  cursor = (n / 2 - 1) * n + n / 2 - 1; // start in the middle (upper-left centre square)
-  updateCursor();
+  drawRoot();
+  ctx.applyLabels();
+  parts.board.build();
+  for (const part of Object.values(parts)) part.update();
 
   return () => {
-    for (const off of offs) off();
-    for (const t of timers) clearTimeout(t);
-    timers.clear();
+    life.destroy();
+    jump.destroy();
+    for (const part of Object.values(parts)) part.destroy();
     root.remove();
   };
 }

@@ -71,6 +71,14 @@ _HERE = Path(__file__).parent
 #: Wheels carry the front end in ``static/``; editable installs and the repository use ``js/``.
 ASSETS = _HERE / "static" if (_HERE / "static").is_dir() else _HERE.parent / "js"
 
+#: The constants js/widget.js draws with, defined here only (js/PROTOCOL.md, ``config``).
+FRONT_END_CONFIG = {
+    "animations": list(ANIMATIONS),
+    "animation_ms": {name: round(step * 1000) for name, step in ANIMATION_STEP.items()},
+    "themes": list(THEMES),
+    "demo_line_steps": DEMO_LINE_STEPS,
+}
+
 MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
 
@@ -154,6 +162,7 @@ class ReversiWidget(anywidget.AnyWidget):
     progress = traitlets.Float(0.0).tag(sync=True, echo_update=False)
     can_review = traitlets.Bool(False).tag(sync=True, echo_update=False)
     can_pause = traitlets.Bool(False).tag(sync=True, echo_update=False)
+    config = traitlets.Dict(FRONT_END_CONFIG).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
     fill = traitlets.Dict().tag(sync=True, echo_update=False)
@@ -190,7 +199,7 @@ class ReversiWidget(anywidget.AnyWidget):
         "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "can_undo", "can_redo", "thinking",
         "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_moves", "evaluations",
-        "busy", "progress", "can_review", "can_pause"
+        "busy", "progress", "can_review", "can_pause", "config"
     )
     # fmt: on
 

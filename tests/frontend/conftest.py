@@ -15,10 +15,16 @@ from typing import Any
 
 import pytest
 
+from reversi_widget.strings import front_end_strings
+from reversi_widget.widget import ReversiWidget
+
 HERE = Path(__file__).parent
 JS = HERE.parent.parent / "js"
 FILES = "abcdefghijklmnop"
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+#: What Python syncs once for every widget: the front end's constants and English labels.
+CONFIG: dict[str, Any] = ReversiWidget().config
+ENGLISH: dict[str, str] = front_end_strings("en")
 
 
 def square(n: int, i: int) -> str:
@@ -73,7 +79,8 @@ def start_traits(n: int = 8, **over: Any) -> dict[str, Any]:
         "can_redo": False,
         "thinking": False,
         "players": {"black": "Human", "white": "Computer (greedy)"},
-        "strings": {},
+        "strings": ENGLISH,
+        "config": CONFIG,
         "fill": {},
         "marks": {},
         "arrows": [],

@@ -50,7 +50,17 @@ def test_module_is_self_contained() -> None:
     assert not re.search(r"^\s*import\b|\bimport\s*\(|https?://(?!www\.w3\.org/2000/svg)", src, re.M)
     assert "export default" in src
     assert "innerHTML" not in src and "insertAdjacentHTML" not in src
-    assert re.search(r"const DEFAULT_STRINGS = \{", src)
+
+
+def test_module_defines_no_texts_or_constants_of_python() -> None:
+    """Labels come from `strings`, animation times and the lists of choices from `config`."""
+    from reversi_widget.strings import ENGLISH
+
+    src = (JS / "widget.js").read_text()
+    for key in ("undo", "new_game", "practice_reveal", "busy_review", "evaluation_help", "theme_high_contrast"):
+        assert f'"{ENGLISH[key]}"' not in src, key
+    for constant in ("480", "180", '"high-contrast"', '"slow"', '"fast"'):
+        assert constant not in src, constant
 
 
 def test_initial_8x8(boot: Any) -> None:
