@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.frontend.conftest import start_traits
 
 pytestmark = pytest.mark.browser
 JS = Path(__file__).resolve().parents[2] / "js"
@@ -805,3 +808,118 @@ def test_progress_of_a_hint_or_the_scores(boot: Any) -> None:
     assert page.get_attribute(f"{V1} [data-role=progress] progress", "aria-valuetext") == "75%"
     set_traits(page, busy="")
     assert not page.is_visible(f"{V2} [data-role=progress]")
+
+
+# -- issue 13: ids, the move list, the player cards, the keyboard cursor ------------------------------
+
+COPY_VIEW = """async () => {
+    // anywidget loads a fresh copy of the module for each view: do the same for a third view
+    const src = await (await fetch('widget.js')).text();
+    const copy = (await import(URL.createObjectURL(new Blob([src], {type: 'text/javascript'})))).default;
+    const el = document.createElement('div');
+    el.id = 'view3';
+    el.className = 'view';
+    document.body.append(el);
+    window.cleanups.push(copy.render({model: window.model, el}));
+}"""
+REFERENCES = """() => [...document.querySelectorAll('.reversi-widget')].map(root => {
+    // each url(#id) and aria-activedescendant of a view names an element of that same view
+    const refs = [...root.querySelectorAll('[marker-end], [fill^="url("]')]
+        .map(e => (e.getAttribute('marker-end') || e.getAttribute('fill')).slice(5, -1));
+    refs.push(root.querySelector('.rw-board').getAttribute('aria-activedescendant'));
+    return refs.filter(id => { const t = document.getElementById(id); return !t || !root.contains(t); }).length;
+})"""
+
+
+def test_ids_are_unique_per_view_with_a_module_copy_per_view(boot: Any) -> None:
+    page = boot(8, arrows=[["a1", "h8"]])
+    ids = lambda: page.eval_on_selector_all(".reversi-widget [id]", "els => els.map(e => e.id)")  # noqa: E731
+    try:
+        page.evaluate(COPY_VIEW)
+        first = ids()
+        assert len(first) == 3 * (64 + 2) and len(set(first)) == len(first)
+        assert page.evaluate(REFERENCES) == [0, 0, 0]
+        page.evaluate("window.cleanups[0](); window.cleanups[0] = () => {}")  # its cell is cleared...
+        assert page.evaluate(REFERENCES) == [0, 0]  # ...and the others still draw their own arrowheads
+        page.evaluate("document.getElementById('view3').remove()")
+        page.evaluate(COPY_VIEW)  # ...and re-run: one more copy of the module
+        again = ids()
+        assert len(set(again)) == len(again) == 2 * (64 + 2)
+        assert page.evaluate(REFERENCES) == [0, 0]
+    finally:
+        page.evaluate("document.getElementById('view3') && document.getElementById('view3').remove()")
+
+
+CURRENT_MOVE = """v => {
+    // where the current move is, against the visible part of the list
+    const list = document.querySelector(v + ' [data-role=moves]');
+    const cur = list.querySelector('[aria-current]');
+    const a = list.getBoundingClientRect(), b = cur.getBoundingClientRect();
+    return {inside: b.top >= a.top - 0.5 && b.bottom <= a.bottom + 0.5, scrolled: list.scrollTop, page: window.scrollY};
+}"""
+
+
+def test_the_move_list_keeps_the_current_move_in_view_and_never_scrolls_the_page(boot: Any) -> None:
+    from reversi_widget import Board
+    from tests.support import play_random
+
+    moves = [str(m) for m in play_random(Board(), random.Random(3)).move_stack]  # 61 moves, one a pass
+    page = boot(8, moves=moves, ply=len(moves), size=320)
+    page.evaluate("document.body.style.minHeight = '4000px'; window.scrollTo(0, 40)")
+    try:
+        scrolled = []
+        for ply in (len(moves), 1, 30, len(moves) - 3, 12):
+            set_traits(page, ply=ply)
+            where = page.evaluate(CURRENT_MOVE, V1)
+            assert where["inside"], (ply, where)
+            assert where["page"] == 40  # the list scrolled, the page did not
+            assert page.evaluate(CURRENT_MOVE, V2)["inside"]
+            scrolled.append(where["scrolled"])
+        assert scrolled[0] > 0 and scrolled[1] == 0  # the list is longer than its box
+    finally:
+        page.evaluate("document.body.style.minHeight = ''; window.scrollTo(0, 0)")
+
+
+NAME_SHOWN = """v => [...document.querySelectorAll(v + ' .rw-player')].map(card => {
+    const name = card.querySelector('[data-role=player-name]');
+    const a = card.getBoundingClientRect(), b = name.getBoundingClientRect();
+    return {text: name.innerText, title: name.title, label: card.getAttribute('aria-label'),
+            whole: name.scrollWidth <= name.clientWidth && name.scrollHeight <= name.clientHeight
+                   && b.left >= a.left && b.right <= a.right && b.bottom <= a.bottom && b.width > 0};
+})"""
+
+
+@pytest.mark.parametrize("language", ["en", "uk", "pl", "ca"])
+def test_every_level_is_readable_at_every_size(boot: Any, language: str) -> None:
+    """Boards side by side at different levels: each card shows its player whole, also
+    at the smallest size, and says it to screen readers."""
+    from reversi_widget.widget import MAX_PIXELS, MIN_PIXELS, ReversiWidget
+
+    widget = ReversiWidget(black="beginner", white="expert", language=language)
+    page = boot(8, players=widget.players, strings=widget.strings, language=language)
+    for size in (MIN_PIXELS, 200, 260, 480, MAX_PIXELS):
+        set_traits(page, size=size)
+        for card, colour in zip(page.evaluate(NAME_SHOWN, V1), ("black", "white"), strict=True):
+            name = widget.players[colour]
+            assert card["text"] == card["title"] == name and card["whole"], (size, card)
+            assert name in card["label"]
+
+
+def test_a_new_game_brings_the_keyboard_cursor_back_to_the_centre(boot: Any) -> None:
+    page = boot(8, **AFTER_D3)
+    board = f"{V1} .rw-board"
+    page.focus(board)
+    page.keyboard.type("a1")  # the cursor goes to the corner
+    assert page.get_attribute(board, "aria-activedescendant").endswith("-a1")
+    page.keyboard.press("Enter")
+    page.click(f"{V1} [data-action=new]")
+    assert sent(page)[-1] == {"kind": "new_game", "ply": 1}
+    set_traits(page, **start_traits(8))  # Python's answer: the start position, an empty line
+    for view in (V1, V2):
+        assert page.get_attribute(f"{view} .rw-board", "aria-activedescendant").endswith("-d4")
+    page.focus(board)
+    page.keyboard.press("Enter")
+    assert sent(page)[-1] == {"kind": "move", "square": "d4", "ply": 0}
+    set_traits(page, **AFTER_D3)
+    page.keyboard.press("ArrowUp")  # moves do not move the cursor: only a new game does
+    assert page.get_attribute(board, "aria-activedescendant").endswith("-d3")
