@@ -9,7 +9,6 @@ The server is started once for the module; each test opens its own notebook.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,24 +16,18 @@ import nbformat
 import pytest
 
 from reversi_widget import Board, Move, explain
-from tests.support import KERNEL_IDLE, jupyter_lab
+from tests.lab import EXPOSE_APP, Server, open_and_run, run_code, view, write_notebook
+from tests.support import jupyter_lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@dataclass
-class Server:
-    url: str
-    root: Path
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("notebooks")
-    flags = ["--LabApp.expose_app_in_browser=True", "--JupyterNotebookApp.expose_app_in_browser=True"]
-    with jupyter_lab(root, flags) as url:
+    with jupyter_lab(root, EXPOSE_APP) as url:
         yield Server(url, root)
 
 
@@ -45,55 +38,6 @@ def page(browser: Any) -> Iterator[Any]:
     pg.set_default_timeout(30_000)
     yield pg
     context.close()
-
-
-def write_notebook(server: Server, name: str, *sources: str) -> str:
-    nb = nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_code_cell(src) for src in sources],
-        metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-    )
-    nbformat.write(nb, server.root / name)
-    return name
-
-
-def open_and_run(page: Any, url: str) -> str:
-    """Open a notebook, wait for its kernel, run every cell; return a CSS selector for the
-    notebook's panel (JupyterLab may restore other tabs)."""
-    page.goto(url)
-    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
-    panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    return f"#{panel}"
-
-
-def view(panel: str, cell: int) -> str:
-    """The widget drawn in the output of cell ``cell`` (1-based)."""
-    return f"{panel} .jp-Cell:nth-child({cell}) .reversi-widget"
-
-
-def run_code(page: Any, index: int, code: str) -> str:
-    """Put ``code`` in cell ``index``, run that cell, and return what it printed."""
-    page.evaluate(
-        """([i, code]) => {
-            const panel = window.jupyterapp.shell.currentWidget;
-            const cell = panel.content.widgets[i];
-            cell.model.sharedModel.setSource(code);
-            cell.model.outputs.clear();
-            panel.content.activeCellIndex = i;
-            return window.jupyterapp.commands.execute('notebook:run-cell');
-        }""",
-        [index, code],
-    )
-    handle = page.wait_for_function(
-        """(i) => {
-            const cell = window.jupyterapp.shell.currentWidget.content.widgets[i];
-            const outs = cell.model.outputs.toJSON();
-            const text = outs.map(o => o.text || (o.data && o.data['text/plain']) || o.evalue || '').join('');
-            return text.includes('END') || outs.some(o => o.output_type === 'error') ? text : null;
-        }""",
-        arg=index,
-    )
-    return str(handle.json_value())
 
 
 def discs(page: Any, widget: str) -> dict[str, str]:

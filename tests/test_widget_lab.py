@@ -1,0 +1,253 @@
+"""The widget in real JupyterLab, as a player meets it: several boards on one page, the move
+list of a long game, keys pressed in its controls, its colours in every theme.
+
+One JupyterLab server for the module; each test opens its own notebook and asks the kernel
+what it holds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from reversi_widget import Board
+from tests.contrast import GRAPHICS_AA, MEASURE, TEXT_AA, TEXTS
+from tests.lab import EXPOSE_APP, Server, open_and_run, run_code, view, write_notebook
+from tests.support import KERNEL_IDLE, jupyter_lab, play_random
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+IMPORT = "from reversi_widget import ReversiWidget\n"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("lab")
+    with jupyter_lab(root, EXPOSE_APP) as url:
+        yield Server(url, root)
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1300, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    yield pg
+    context.close()
+
+
+def notebook_state(page: Any) -> dict[str, Any]:
+    """Which cell is active, how many there are, the notebook's mode and scroll position."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => { const nb = window.jupyterapp.shell.currentWidget.content;
+            return {active: nb.activeCellIndex, cells: nb.widgets.length, mode: nb.mode,
+                    scroll: nb.node.closest('.jp-WindowedPanel-outer, .jp-Notebook').scrollTop}; }"""
+    )
+
+
+# -- 1: ids ---------------------------------------------------------------------------------------
+
+REFERENCES = """() => [...document.querySelectorAll('.reversi-widget')].map(root => {
+    const refs = [...root.querySelectorAll('[marker-end], [fill^="url("]')]
+        .map(e => (e.getAttribute('marker-end') || e.getAttribute('fill')).slice(5, -1));
+    refs.push(root.querySelector('.rw-board').getAttribute('aria-activedescendant'));
+    const foreign = refs.filter(id => { const t = document.getElementById(id); return !t || !root.contains(t); });
+    return [refs.length, foreign.length];
+})"""
+IDS = "() => [...document.querySelectorAll('.reversi-widget [id]')].map(e => e.id)"
+
+
+def test_two_widgets_and_a_rerun_cell_keep_their_own_ids(server: Server, page: Any) -> None:
+    """Two widgets and a second view of the first: every id on the page is unique and every
+    arrowhead, disc sheen and active square resolves inside its own view, also after the
+    first cell is run again."""
+    name = write_notebook(
+        server,
+        "ids.ipynb",
+        IMPORT + "a = ReversiWidget(animation='off', arrows=[['a1', 'c3']])\na",
+        "b = ReversiWidget(animation='off', arrows=[['h8', 'f6']])\nb",
+        "a",
+    )
+    panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
+    for cell in (1, 2, 3):
+        page.wait_for_selector(f'{view(panel, cell)} [data-square="d3"]')
+    ids = page.evaluate(IDS)
+    assert len(ids) == 3 * (64 + 2) == len(set(ids))
+    references = page.evaluate(REFERENCES)
+    assert [foreign for _, foreign in references] == [0, 0, 0] and all(count == 64 + 2 for count, _ in references)
+
+    before = set(ids)
+    page.evaluate(
+        """() => { const panel = window.jupyterapp.shell.currentWidget;
+            panel.content.activeCellIndex = 0;
+            return window.jupyterapp.commands.execute('notebook:run-cell'); }"""
+    )
+    page.wait_for_function(
+        f"(ids) => {{ const g = document.querySelector('{view(panel, 1)} [data-square=\"d3\"]');"
+        " return g && !ids.includes(g.id); }",
+        arg=list(before),
+    )
+    ids = page.evaluate(IDS)
+    assert len(ids) == len(set(ids)) == 3 * (64 + 2)
+    assert [foreign for _, foreign in page.evaluate(REFERENCES)] == [0, 0, 0]
+
+
+# -- 2 and 3: the move list of a long game, keys in the controls ----------------------------------
+
+CURRENT_MOVE = """(v) => {
+    const list = document.querySelector(v + ' [data-role=moves]');
+    const cur = list.querySelector('[aria-current]');
+    if (!cur) return null;
+    const a = list.getBoundingClientRect(), b = cur.getBoundingClientRect();
+    return {ply: +cur.dataset.ply, inside: b.top >= a.top - 0.5 && b.bottom <= a.bottom + 0.5};
+}"""
+
+
+def test_long_game_move_list_and_keys_in_the_controls(server: Server, page: Any) -> None:
+    """A 61-ply game: the current move is in the list's view wherever the game is shown; the
+    slider's arrow keys, Home and End step through it; keys pressed on a button or a choice
+    do what they do there and nothing to the notebook, and the notebook never scrolls."""
+    transcript = play_random(Board(), random.Random(3)).transcript()
+    plies = Board.from_transcript(transcript).ply
+    name = write_notebook(server, "long.ipynb", IMPORT + f"w = ReversiWidget({transcript!r}, animation='off')\nw", "")
+    widget = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
+    page.wait_for_selector(f"{widget} [data-role=moves] [aria-current]")
+    page.click(f"{widget} .rw-heading")  # a click on the widget: the cell is selected, in command mode
+    start = notebook_state(page)
+    assert start["mode"] == "command" and start["active"] == 0
+
+    def shown_ply(expected: int) -> None:
+        page.wait_for_function(
+            "([v, p]) => { const c = document.querySelector(v + ' [data-role=moves] [aria-current]');"
+            " return p === 0 ? !c : c && +c.dataset.ply === p; }",
+            arg=[widget, expected],
+        )
+        if expected:
+            assert page.evaluate(CURRENT_MOVE, widget) == {"ply": expected, "inside": True}
+        state = notebook_state(page)
+        assert (state["active"], state["cells"], state["scroll"]) == (0, 2, start["scroll"])
+
+    assert page.evaluate(CURRENT_MOVE, widget) == {"ply": plies, "inside": True}  # the end, in view at once
+    slider = page.locator(f"{widget} input[data-role=replay]")
+    slider.focus()
+    page.keyboard.press("ArrowLeft")
+    shown_ply(plies - 1)
+    page.keyboard.press("Home")
+    shown_ply(0)
+    page.keyboard.press("ArrowRight")
+    shown_ply(1)
+    page.keyboard.press("End")
+    shown_ply(plies)
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_timeout(150)
+    shown_ply(plies - 3)
+    # JupyterLab's command-mode keys (a, b: new cell; Enter: edit the cell) stay with the control
+    page.locator(f"{widget} [data-action=undo]").focus()
+    page.keyboard.press("a")
+    page.keyboard.press("b")
+    page.keyboard.press("Enter")  # the button's own key: undo
+    shown_ply(plies - 4)
+    theme = page.locator(f"{widget} select[data-setting=theme]")
+    theme.focus()
+    page.keyboard.press("ArrowDown")
+    page.wait_for_selector(f"{widget}[data-theme=light]")
+    page.locator(f"{widget} input[data-setting=show_coordinates]").focus()
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => !document.querySelector('{widget} .rw-coords')")
+    shown_ply(plies - 4)
+    printed = run_code(page, 1, "print(w.ply, w.theme, w.show_coordinates, 'END')")
+    assert printed.split() == [str(plies - 4), "light", "False", "END"]
+
+
+# -- 11: contrast in every theme ------------------------------------------------------------------
+
+MARKERS = (
+    IMPORT
+    + "b = ReversiWidget('f5d6', animation='off', analysis_depth=2, arrows=[['a1', 'c3']])\nb.hint()\nb.wait(60)\nb",
+    "w = ReversiWidget('f5', animation='off')\nw",
+    "s = ReversiWidget('f5d6c3d3c4', animation='off', show_scores=True, analysis_depth=2)\ns.wait(60)\ns",
+    "p = ReversiWidget(practice=True, animation='off')\n"
+    "p.practice_place('d3')\np.practice_flip('e5')\np.practice_done()\np",
+    "",
+)
+BOARDS = (1, 2, 3, 4)
+#: What must be measured in each theme (the four boards together show every marker).
+EXPECTED = {
+    "legal dot (black to move)",
+    "legal dot (white to move)",
+    "hint ring",
+    "last move on black",
+    "last move on white",
+    "flipped ring on black",
+    "flipped ring on white",
+    "score",
+    "best score",
+    "wrong flip mark",
+    "missed flip mark",
+    "keyboard cursor",
+    "arrow",
+    "black chip",
+    "white chip",
+}
+
+
+def measure(page: Any, panel: str) -> dict[str, float]:
+    """Every marker of the four boards, with the keyboard cursor shown on the first."""
+    board = f"{view(panel, 1)} .rw-board"
+    page.locator(board).focus()
+    page.keyboard.press("ArrowUp")
+    out: dict[str, float] = {}
+    for cell in BOARDS:
+        out.update(page.evaluate(MEASURE, view(panel, cell)))
+    return out
+
+
+def test_every_marker_is_readable_in_every_theme(server: Server, page: Any) -> None:
+    """Measured as painted, against the board (or the disc) under each marker: 3:1 at least
+    in every theme, JupyterLab's dark one included; WCAG AA (4.5:1 for text) for everything
+    the high-contrast theme writes. No legal dot is drawn through a score, and legal dots
+    are larger than the board's star points."""
+    name = write_notebook(server, "contrast.ipynb", *MARKERS)
+    panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
+    first = view(panel, 1)
+    page.wait_for_selector(f"{first} [data-square][data-hint]")
+    page.wait_for_selector(f"{view(panel, 3)} [data-square][data-score]")
+    page.wait_for_selector(f"{view(panel, 4)} [data-practice-mark=missed]")
+    page.wait_for_function(KERNEL_IDLE)
+    seen: dict[str, dict[str, float]] = {}
+    for lab_theme, themes in (
+        ("JupyterLab Light", ("auto", "light", "dark", "high-contrast")),
+        ("JupyterLab Dark", ("auto",)),
+    ):
+        page.evaluate("(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", lab_theme)
+        page.wait_for_function(
+            "(dark) => document.body.dataset.jpThemeLight === String(!dark)", arg=lab_theme.endswith("Dark")
+        )
+        for theme in themes:
+            run_code(page, 4, f"for x in (b, w, s, p):\n    x.theme = {theme!r}\nprint('END')")
+            page.wait_for_function(
+                "([v, t]) => [...document.querySelectorAll(v + ' .reversi-widget')].every(r => r.dataset.theme === t)",
+                arg=[panel, theme],
+            )
+            page.wait_for_timeout(300)  # the theme's stylesheet has been applied
+            key = f"{theme} in {lab_theme}"
+            seen[key] = found = measure(page, panel)
+            assert set(found) >= EXPECTED, (key, EXPECTED - set(found))
+            low = {marker: value for marker, value in found.items() if marker in EXPECTED and value < GRAPHICS_AA}
+            assert not low, (key, low)
+            assert found["dots under scores"] == 0, key
+            assert found["legal dot / star point size"] >= 2, key
+            if theme == "high-contrast":
+                assert found["score"] >= TEXT_AA and found["best score"] >= TEXT_AA
+                texts = [t for cell in BOARDS for t in page.evaluate(TEXTS, view(panel, cell))]
+                assert len(texts) > 30 and not [t for t in texts if t[1] < TEXT_AA], texts
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    # the dark board under JupyterLab's dark theme is the dark theme's board
+    assert (
+        seen["auto in JupyterLab Dark"]["legal dot (black to move)"]
+        == seen["dark in JupyterLab Light"]["legal dot (black to move)"]
+    )
