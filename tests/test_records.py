@@ -23,11 +23,11 @@ import pytest
 from reversi_widget import Board, InvalidMoveError, InvalidPositionError, ReversiError, Rules
 from reversi_widget.game import Game
 from reversi_widget.records import APPLICATION_ID, SCHEMA_VERSION, GameLog, analyse_games
-from tests.support import play_random, unavailable
+from reversi_widget.wthor_data import SAMPLE, wthor_years
+from tests.support import play_random
 
 EVIL = "<script>alert(1)</script>"
 PLAYERS = ["Ann", "Bob", "Cy", EVIL]
-WTHOR_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "wthor"
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -662,12 +662,11 @@ def test_a_bad_wthor_file_is_refused_whole(tmp_path: Path) -> None:
 
 
 def test_import_a_real_wthor_year(tmp_path: Path) -> None:
-    if not (WTHOR_DATA / "WTH_1980.wtb").exists():
-        unavailable(f"the shared WTHOR data is not beside the repository ({WTHOR_DATA})")
+    year = wthor_years(SAMPLE)[2021]  # the year shipped with the package
     log = GameLog(tmp_path / "games.db")
-    ids = log.import_wthor(WTHOR_DATA / "WTH_1980.wtb")
-    assert len(ids) == len(log) == (os.path.getsize(WTHOR_DATA / "WTH_1980.wtb") - 16) // 68
-    assert len(log.games(year=1980)) == len(ids)
+    ids = log.import_wthor(year)
+    assert len(ids) == len(log) == (os.path.getsize(year) - 16) // 68 == 320
+    assert len(log.games(year=2021)) == len(ids)
     stats = log.stats()
     assert sum(stats.players.column("games")) == 2 * len(ids)
     assert stats.variants.rows[0][:2] == ("8x8 classic standard", len(ids))

@@ -1,5 +1,5 @@
 """WTHOR: the reader on small files written here, its refusals, and the replay of the whole
-database in ../shared/data/wthor (beside the checkout) (127,475 tournament games)."""
+database (127,475 tournament games) in ../shared/data/wthor beside the checkout, as CI has it."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from reversi_widget import Board, IllegalMoveError, InvalidPositionError, Rules,
 from reversi_widget.geometry import geometry
 from reversi_widget.squares import SQUARE_NAMES
 from reversi_widget.wthor import WthorRecord, _names, read_wthor, replay
+from reversi_widget.wthor_data import WTHOR_SOURCE
 from tests.support import unavailable
 
 WTHOR_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
@@ -229,7 +230,8 @@ def test_an_illegal_move_names_file_record_and_move(tmp_path: Path) -> None:
 def wthor_files() -> list[Path]:
     if not WTHOR_DIR.is_dir():
         unavailable(
-            f"the WTHOR database is missing: expected it in {WTHOR_DIR} (the shared folder beside the checkout)"
+            f"the whole WTHOR database is missing: expected it in {WTHOR_DIR} (the shared folder beside the "
+            f"checkout, as in CI; the files are free to download from {WTHOR_SOURCE})"
         )
     return sorted(WTHOR_DIR.glob("*.wtb"))
 
