@@ -1,9 +1,26 @@
 #!/usr/bin/env bash
-# Install the package with JupyterLab into .venv and open the example notebooks.
+# Open the example notebooks in JupyterLab, from a fresh clone or again later.
+#
+# The first run makes .venv and installs the package with JupyterLab into it. Each run copies
+# the notebooks of examples/ that are not there yet into notebooks/ (ignored by git) and
+# serves that folder: what JupyterLab saves, and any notebook you make, stays there, and
+# examples/ stays exactly as the repository has it. A notebook you changed is never
+# overwritten; delete it from notebooks/ to get the example back. Extra arguments go to
+# jupyter lab (e.g. --port 8890 --no-browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
-.venv/bin/python -m pip install -q -e ".[notebook]"
+
+if ! .venv/bin/python -c "import reversi_widget, jupyterlab" 2>/dev/null; then
+  python3 -m venv .venv
+  .venv/bin/python -m pip install -q -e ".[notebook]"
+fi
+
+mkdir -p notebooks
+for example in examples/*.ipynb; do
+  copy="notebooks/$(basename "$example")"
+  [ -e "$copy" ] || cp "$example" "$copy"
+done
+
 root_flag=""
 [ "$(id -u)" -eq 0 ] && root_flag="--allow-root"
-exec .venv/bin/jupyter lab $root_flag examples/ "$@"
+exec .venv/bin/jupyter lab $root_flag --ServerApp.root_dir=notebooks "$@"
