@@ -281,12 +281,18 @@ def test_every_python_widget_string_is_translated() -> None:
     assert not changed, f"en.json differs from strings.ENGLISH for {sorted(changed)}"
 
 
-def test_every_front_end_default_is_translated() -> None:
+def test_every_key_the_front_end_names_is_sent_in_every_language() -> None:
+    """js/widget.js shows only texts of the ``strings`` trait: each key it names literally must
+    be one Python sends (``FRONT_END_KEYS``), and every language must have all of those."""
+    from reversi_widget.strings import FRONT_END_KEYS
+
     source = (ROOT / "js" / "widget.js").read_text(encoding="utf-8")
-    block = re.search(r"const DEFAULT_STRINGS = \{(.*?)\n\};", source, re.S)
-    assert block is not None, "js/widget.js has no DEFAULT_STRINGS object"
-    js = dict(re.findall(r"(\w+):\s*\"((?:[^\"\\]|\\.)*)\"", block.group(1)))
-    assert len(js) > 20
-    english = strings_for("en")
-    assert set(js) <= set(english), f"front-end keys missing: {sorted(set(js) - set(english))}"
-    assert {key: english[key] for key in js} == js
+    named = set(re.findall(r"\bS\(\"(\w+)\"\)", source))
+    named |= set(re.findall(r"\), \"(\w+)\"(?:, \"[\w-]+\")?\)", source))  # L(node, "key"[, "attribute"])
+    named |= set(re.findall(r"\bL\(\w+, \"(\w+)\"", source))
+    named |= {key for pair in re.findall(r"S\((\w+) \? \"(\w+)\" : \"(\w+)\"\)", source) for key in pair[1:]}
+    assert len(named) > 10, f"too few keys found in js/widget.js: {sorted(named)}"
+    assert named <= set(FRONT_END_KEYS), f"front-end keys Python does not send: {sorted(named - set(FRONT_END_KEYS))}"
+    for language in LANGUAGES:
+        missing = set(FRONT_END_KEYS) - set(strings_for(language))
+        assert not missing, f"{language} lacks front-end keys {sorted(missing)}"
