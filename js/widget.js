@@ -332,7 +332,10 @@ function board(ctx, { onBuild }) {
 
   // Any square is sent: Python explains refusals. While a practice disc waits for its flips,
   // a click turns (or turns back) the disc on that square instead.
-  const play = (name) => send({ kind: get("practice_move", "") ? "practice_flip" : "move", square: name });
+  // In the position editor a click cycles the square's disc instead.
+  const play = (name) => send({
+    kind: get("editing", false) ? "edit_square" : get("practice_move", "") ? "practice_flip" : "move", square: name,
+  });
   const squareOf = (ev) => { const g = ev.target.closest && ev.target.closest("[data-square]"); return g && svg.contains(g) ? g : null; };
   svg.addEventListener("click", (ev) => {
     const g = squareOf(ev);
@@ -817,6 +820,80 @@ function practice(ctx) {
   return { el, update, destroy: life.destroy };
 }
 
+// ---------- puzzle mode: the task, the verdict on the first move, the score ----------
+function puzzle(ctx) {
+  const { get, S, L, send } = ctx;
+  const life = ctx.scope();
+  const button = (action) => {
+    const b = L(h("button", { type: "button", class: "rw-btn", "data-action": action, ...OWN_KEYS }), action);
+    b.addEventListener("click", () => send({ kind: action }));
+    return b;
+  };
+  const counter = h("span", { class: "rw-puzzle-counter", "data-role": "puzzle-counter" });
+  const score = h("span", { class: "rw-puzzle-score", "data-role": "puzzle-score" });
+  const task = h("p", { class: "rw-puzzle-task", "data-role": "puzzle-task" });
+  const verdict = h("p", { class: "rw-puzzle-verdict", "data-role": "puzzle-verdict", "aria-live": "polite" });
+  const buttons = { retry: button("puzzle_retry"), solution: button("puzzle_solution"), next: button("puzzle_next") };
+  const el = h("div", { class: "rw-puzzle", "data-role": "puzzle", hidden: true },
+    h("div", { class: "rw-puzzle-head" }, counter, score), task, verdict,
+    h("div", { class: "rw-puzzle-actions" }, ...Object.values(buttons)));
+  const fill = (key, values) => S(key).replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+  function update() {
+    const p = get("puzzle_state", {});
+    el.hidden = !p || p.count == null;
+    if (el.hidden) return;
+    counter.textContent = fill("puzzle_counter", { index: p.index + 1, count: p.count });
+    score.textContent = fill("puzzle_score", { solved: p.solved, tried: p.tried });
+    task.textContent = String(p.task || "");
+    verdict.textContent = String(p.verdict || "");
+    verdict.hidden = !p.verdict;
+    flag(el, "data-verdict", !!p.verdict_kind, String(p.verdict_kind || ""));
+    buttons.retry.disabled = !!p.at_start;
+    buttons.next.disabled = p.index + 1 >= p.count;
+  }
+  life.on("puzzle_state", update);
+  return { el, update, destroy: life.destroy };
+}
+
+// ---------- the position editor: edit, side to move, clear / start / copy, done / cancel ----------
+function editor(ctx) {
+  const { get, S, L, send } = ctx;
+  const life = ctx.scope();
+  const button = (action, extra = {}) => {
+    const b = L(h("button", { type: "button", class: "rw-btn", "data-action": action, ...OWN_KEYS, ...extra }), action);
+    if (action !== "edit_copy") b.addEventListener("click", () => send({ kind: action }));
+    return b;
+  };
+  const open = button("edit");
+  const turn = h("select", { class: "rw-select", "data-role": "edit-turn", ...OWN_KEYS });
+  for (const c of COLORS) turn.append(L(h("option", { value: c }), c));
+  turn.addEventListener("change", () => send({ kind: "edit_turn", color: turn.value }));
+  const copy = button("edit_copy");
+  copy.addEventListener("click", async () => {
+    const text = String(get("position", ""));
+    try { await navigator.clipboard.writeText(text); } catch (e) { // no clipboard here: select the text instead
+      field.hidden = false; field.select();
+    }
+    copy.textContent = S("edit_copied");
+    life.later(() => { copy.textContent = S("edit_copy"); }, 1500);
+  });
+  const field = h("input", { class: "rw-edit-position", "data-role": "edit-position", readonly: true, hidden: true, ...OWN_KEYS });
+  const tools = h("div", { class: "rw-edit-tools", "data-role": "edit-tools", hidden: true },
+    h("label", {}, L(h("span"), "edit_to_move"), " ", turn),
+    button("edit_clear"), button("edit_start"), copy,
+    button("edit_done", { class: "rw-btn rw-primary" }), button("edit_cancel"), field);
+  const el = h("div", { class: "rw-editor" }, open, tools);
+  function update() {
+    const editing = !!get("editing", false);
+    open.hidden = editing || !!(get("puzzle_state", {}) || {}).count;
+    tools.hidden = !editing;
+    if (editing) turn.value = get("turn", "black") || "black";
+    field.value = String(get("position", ""));
+  }
+  life.on("editing turn position puzzle_state", update);
+  return { el, update, destroy: life.destroy };
+}
+
 // ---------- controls: the action buttons, each shown while it applies ----------
 function controls(ctx) {
   const { get, S, L, send } = ctx;
@@ -912,14 +989,18 @@ function render({ model, el }) {
   parts.animation = animation(ctx, parts.board);
   parts.notices = notices(ctx);
   parts.practice = practice(ctx);
+  parts.puzzle = puzzle(ctx);
+  parts.editor = editor(ctx);
   parts.controls = controls(ctx);
   parts.moves = moveList(ctx, jump);
   parts.review = reviewChart(ctx, jump);
   parts.settings = settings(ctx);
 
   root.append(
-    h("div", { class: "rw-main" }, parts.players.el, parts.board.el, parts.notices.el, parts.practice.el),
-    h("div", { class: "rw-side" }, parts.controls.el, parts.moves.el, parts.review.el, parts.settings.el));
+    h("div", { class: "rw-main" }, parts.players.el, parts.board.el, parts.notices.el, parts.practice.el,
+      parts.puzzle.el),
+    h("div", { class: "rw-side" }, parts.controls.el, parts.editor.el, parts.moves.el, parts.review.el,
+      parts.settings.el));
   el.append(root);
 
   // The root carries the state that styles read: theme, turn, what runs.
@@ -932,6 +1013,7 @@ function render({ model, el }) {
     flag(root, "data-game-over", !!get("game_over", false));
     flag(root, "data-paused", !!get("paused", false));
     flag(root, "data-practice-pending", !!get("practice_move", ""));
+    flag(root, "data-editing", !!get("editing", false));
     const busy = String(get("busy", "") || "");
     flag(root, "data-busy", !!busy, busy);
     const size = get("size", null);
@@ -939,7 +1021,7 @@ function render({ model, el }) {
     else root.style.removeProperty("--rw-board-size");
     flag(root, "data-sized", !!size);
   }
-  life.on("language theme animation turn thinking game_over paused practice_move busy size", drawRoot);
+  life.on("language theme animation turn thinking game_over paused practice_move busy size editing", drawRoot);
   life.on("strings", () => { ctx.applyLabels(); for (const part of Object.values(parts)) part.update(); });
 
   drawRoot();

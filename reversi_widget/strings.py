@@ -70,6 +70,19 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "evaluation_help",
     "score",
     "hint_move",
+    "puzzle_next",
+    "puzzle_retry",
+    "puzzle_solution",
+    "puzzle_counter",
+    "puzzle_score",
+    "edit",
+    "edit_done",
+    "edit_cancel",
+    "edit_clear",
+    "edit_start",
+    "edit_copy",
+    "edit_copied",
+    "edit_to_move",
 )
 
 

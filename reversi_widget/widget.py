@@ -49,6 +49,7 @@ from .play.checks import (
 )
 from .play.intents import INTENTS, MAX_INTENT_SIZE, TIMELESS_INTENTS, parse, perform
 from .play.loading import read_board
+from .play.modes_api import ModeMethods
 from .play.session import DEMO_LINE_STEPS, NavigationError, Session
 from .play.texts import LEVEL_NAMES, Joined, Refusal, Renders, Text, quote
 from .play.view import REVIEW_MARKS, picture
@@ -83,7 +84,7 @@ MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
 
 
-class ReversiWidget(anywidget.AnyWidget):
+class ReversiWidget(ModeMethods, anywidget.AnyWidget):
     """A Reversi game in a notebook cell: click to play, or drive it from Python.
 
     ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a
@@ -162,6 +163,9 @@ class ReversiWidget(anywidget.AnyWidget):
     progress = traitlets.Float(0.0).tag(sync=True, echo_update=False)
     can_review = traitlets.Bool(False).tag(sync=True, echo_update=False)
     can_pause = traitlets.Bool(False).tag(sync=True, echo_update=False)
+    puzzle_state = traitlets.Dict().tag(sync=True, echo_update=False)
+    editing = traitlets.Bool(False).tag(sync=True, echo_update=False)
+    position = traitlets.Unicode("").tag(sync=True, echo_update=False)
     config = traitlets.Dict(FRONT_END_CONFIG).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
@@ -199,7 +203,7 @@ class ReversiWidget(anywidget.AnyWidget):
         "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "can_undo", "can_redo", "thinking",
         "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_moves", "evaluations",
-        "busy", "progress", "can_review", "can_pause", "config"
+        "busy", "progress", "can_review", "can_pause", "config", "puzzle_state", "editing", "position"
     )
     # fmt: on
 
@@ -224,6 +228,8 @@ class ReversiWidget(anywidget.AnyWidget):
         marks: dict[str, object] | None = None,
         arrows: list[list[str]] | None = None,
         log: GameLog | None = None,
+        puzzle: Any = None,
+        learner: str = "",
         **kwargs: Any,
     ) -> None:
         if log is not None and not isinstance(log, GameLog):
@@ -271,6 +277,8 @@ class ReversiWidget(anywidget.AnyWidget):
         self.on_msg(self._on_intent)
         with self._operation():
             self._session.advance()
+        if puzzle is not None:
+            self.start_puzzles(puzzle, learner=learner)
 
     # -- reading the game ------------------------------------------------------------------
 
@@ -441,6 +449,7 @@ class ReversiWidget(anywidget.AnyWidget):
         """At the end of every operation: start what is due (a computer's move, an analysis),
         tell the callbacks of the moves played, and redraw every view."""
         session, workers = self._session, self._workers
+        self._judge()
         player = session.computer_due()
         if player is not None:
             workers.computer_move(session, player, lambda: self.move_delay)

@@ -17,6 +17,7 @@ from ..analysis import Analysis, MoveAnalysis, MoveReview, analyse, review
 from ..errors import ReversiError
 from ..progress import Progress
 from ..squares import BLACK, WHITE
+from .puzzling import hides_answer
 from .session import Session
 from .texts import Listed, Refusal, Text, color_text, number, player_title, score_text
 
@@ -86,6 +87,8 @@ class Aids:
         return (
             self.show_scores
             and self.session.human_to_move()
+            and not hides_answer(self.session)
+            and self.session.editor is None
             and not board.is_game_over()
             and not board.in_placement()
             and not board.must_pass()

@@ -15,6 +15,8 @@ from ..board import Move
 from ..errors import InvalidMoveError
 from ..squares import parse_square, square_name
 from .aids import Aids
+from .editor import EDIT_INTENTS, edit_action
+from .puzzling import hides_answer, puzzle_action
 from .session import Session
 from .texts import Refusal, Text, quote
 
@@ -35,6 +37,16 @@ INTENTS: dict[str, dict[str, type]] = {
     "review": {"ply": int},
     "pause": {"ply": int},
     "resume": {"ply": int},
+    "puzzle_next": {"ply": int},
+    "puzzle_retry": {"ply": int},
+    "puzzle_solution": {"ply": int},
+    "edit": {"ply": int},
+    "edit_square": {"square": str, "ply": int},
+    "edit_turn": {"color": str, "ply": int},
+    "edit_clear": {"ply": int},
+    "edit_start": {"ply": int},
+    "edit_done": {"ply": int},
+    "edit_cancel": {"ply": int},
 }
 #: Intents that do not depend on the position, so they are never refused as stale (a
 #: Pause click during a fast computer game is always out of date by a move or two).
@@ -50,6 +62,7 @@ class Intent:
     kind: str
     move: Move
     to: int = 0
+    color: str = ""
 
 
 Action = Callable[[Session, Aids, Intent], "Refusal | None"]
@@ -65,14 +78,31 @@ ACTIONS: dict[str, Action] = {
     "practice_flip": lambda session, aids, intent: session.practice_flip(intent.move),
     "practice_done": lambda session, aids, intent: session.practice_done(),
     "practice_reveal": lambda session, aids, intent: session.practice_reveal(),
-    "hint": lambda session, aids, intent: aids.hint(),
+    "hint": lambda session, aids, intent: _hint(session, aids),
     "review": lambda session, aids, intent: aids.review(),
     "pause": lambda session, aids, intent: session.pause(),
     "resume": lambda session, aids, intent: session.resume(),
+    **{
+        kind: lambda session, aids, intent: puzzle_action(session, intent.kind)
+        for kind in ("puzzle_next", "puzzle_retry", "puzzle_solution")
+    },
+    **{
+        kind: lambda session, aids, intent: edit_action(session, intent.kind, intent.move, intent.color)
+        for kind in EDIT_INTENTS
+    },
 }
 
 
+def _hint(session: Session, aids: Aids) -> Refusal | None:
+    """The best move, or in an unsolved puzzle only where to look (play/puzzling.py)."""
+    if session.puzzles is not None and hides_answer(session):
+        return session.puzzles.hint(session)
+    return aids.hint()
+
+
 def perform(intent: Intent, session: Session, aids: Aids) -> Refusal | None:
+    if session.editor is not None and intent.kind not in (*EDIT_INTENTS, *TIMELESS_INTENTS):
+        return Refusal(Text("notice_refused_editing"))  # the board shows the editor, not the game
     return ACTIONS[intent.kind](session, aids, intent)
 
 
@@ -106,7 +136,7 @@ def parse(content: object, buffers: object, session: Session) -> Intent | Refusa
         move = square
     if content["ply"] != board.ply and kind not in TIMELESS_INTENTS:
         return Refusal(Text("notice_refused_stale", got=quote(content["ply"]), ply=board.ply))
-    return Intent(kind, move, content.get("to", 0))
+    return Intent(kind, move, content.get("to", 0), content.get("color", ""))
 
 
 def _square(square: str, size: int) -> Move | Refusal:

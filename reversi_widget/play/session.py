@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..board import Board, Move, Outcome
 from ..errors import IllegalMoveError, InvalidMoveError, ReversiError
@@ -36,6 +37,10 @@ from .texts import (
     result_text,
     squares_text,
 )
+
+if TYPE_CHECKING:
+    from .editor import Editor
+    from .puzzling import PuzzleRun
 
 __all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session"]
 
@@ -101,6 +106,8 @@ class Session:
         self.demo_id = 0
         self.demo_until = 0.0  # when the views' walk through the last move ends
         self._finished = (-1, False)  # (line id, the line ends the game)
+        self.puzzles: PuzzleRun | None = None  # puzzle mode (play/puzzling.py)
+        self.editor: Editor | None = None  # a position being set up by hand (play/editor.py)
 
     # -- questions ----------------------------------------------------------------------------
 
@@ -189,6 +196,8 @@ class Session:
     def play(self, move: Move) -> Refusal | None:
         """Play a legal move for the side to move, whoever plays it (Python may move for a
         computer: its pending move is dropped). An illegal move is refused with its reason."""
+        if self.editor is not None:
+            return Refusal(Text("notice_refused_editing"))
         try:
             self._push(move)
         except IllegalMoveError:  # the rule that forbids it, in one sentence (R10-R19)
@@ -200,6 +209,8 @@ class Session:
     def human_move(self, move: Move) -> Refusal | None:
         """A click on a square (or the Pass button): only for a human's side; in practice
         mode a legal move only places the disc."""
+        if self.editor is not None:
+            return Refusal(Text("notice_refused_editing"))
         refusal = self.practice_waiting() or self.human_refusal()
         if refusal is not None:
             return refusal
@@ -256,12 +267,17 @@ class Session:
     def start(self, board: Board) -> None:
         """Replace the game (a new game or a load): the board's stack becomes the line."""
         self.board = board
+        self.editor = None  # a new game or a load ends the editing
         self.line = list(board.move_stack)
         self.line_id += 1
         self._invalidate()
         self.demo = {}
         self.clear_notice()
         self.advance()
+
+    def stop_for_editing(self) -> None:
+        """The position is about to be edited: a computer's move or a practice disc is dropped."""
+        self._invalidate()
 
     def pause(self) -> Refusal | None:
         if all(player is None for player in self.players.values()):
@@ -301,6 +317,8 @@ class Session:
         """The computer that should start thinking now, if any."""
         board = self.board
         if board.ply != len(self.line) or board.is_game_over() or self.paused or self.pending is not None:
+            return None
+        if self.editor is not None:
             return None
         return self.players[board.turn]
 

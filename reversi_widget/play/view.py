@@ -13,6 +13,7 @@ from ..i18n import translate
 from ..squares import BLACK, WHITE, Color, square_name
 from ..strings import front_end_strings
 from .aids import Aids, best_moves
+from .puzzling import hides_answer
 from .session import Session
 from .texts import COLOR_KEY, number, player_title, result_text, score_text
 
@@ -27,10 +28,19 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
     board, n = session.board, session.board.size
     outcome = board.outcome()
     practice = session.practice
+    editor = session.editor
     black, white = board.bitboards() if practice is None else practice.overlay()
+    if editor is not None:
+        black, white = editor.black, editor.white
     discs = "".join("X" if black >> sq & 1 else "O" if white >> sq & 1 else "-" for sq in range(n * n))
     legal: dict[str, list[str]] = {}
-    if outcome is None and practice is None and session.players[board.turn] is None and session.pending is None:
+    if (
+        outcome is None
+        and practice is None
+        and editor is None
+        and session.players[board.turn] is None
+        and session.pending is None
+    ):
         for move in board.legal_moves:
             legal[str(move)] = [square_name(sq, n) for sq in board.flips(move)]
     last_move, last_flips = "", []
@@ -75,7 +85,36 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
         "notice_id": session.notice_id,
         "paused": session.paused,
         **aids_picture(session, aids, language),
+        **modes_picture(session, language),
     }
+
+
+def modes_picture(session: Session, language: str) -> dict[str, object]:
+    """The puzzle and the editor: their own traits, and what they change in the others."""
+    editor, run = session.editor, session.puzzles
+    out: dict[str, object] = {
+        "editing": editor is not None,
+        "position": session.board.to_string() if editor is None else editor.position(),
+        "puzzle_state": {} if run is None else run.picture(session, language),
+    }
+    if editor is not None:
+        color = translate(COLOR_KEY[editor.turn], language)
+        out.update(
+            turn=COLOR_KEY[editor.turn],
+            status=translate("status_editing", language, color=color),
+            last_move="",
+            last_flips=[],
+            hints=[],
+            scores={},
+            can_undo=False,
+            can_redo=False,
+        )
+    elif run is not None:
+        if run.solution_shown and session.board.ply == 0:
+            out["hints"] = [str(move) for move in run.puzzle.solution]
+        elif hides_answer(session):
+            out["hints"], out["scores"] = [], {}
+    return out
 
 
 def _names(squares: list[int], size: int) -> list[str]:

@@ -1,0 +1,151 @@
+"""The widget's Python methods for puzzle mode and the position editor.
+
+Each is one action of ``play/puzzling.py`` or ``play/editor.py`` run like every other
+widget method: under the widget's lock, its refusal raised, nothing changed then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..board import Move
+from ..errors import ReversiError
+from ..game import Game
+from ..puzzle import Puzzle
+from ..records import GameLog
+from ..rules import Rules
+from ..solver import solve
+from ..squares import COLOR_NAMES
+from .editor import edit_action
+from .puzzling import Attempt, PerfectDefence, PuzzleRun, puzzle_action
+from .session import Session
+
+__all__ = ["ModeMethods", "attempt_game"]
+
+
+def attempt_game(attempt: Attempt, learner: str) -> Game:
+    """A judged first move as a finished game for the log: the puzzle's position as the
+    start, the learner's move, then perfect play by both sides to the end."""
+    puzzle = attempt.puzzle
+    board = puzzle.board()
+    mover = COLOR_NAMES[board.turn]
+    board.push(attempt.verdict.move)
+    if not board.is_game_over():
+        for move in solve(board).line:
+            board.push(move)
+    rules = Rules(size=puzzle.rules.size, start=puzzle.position, goal=puzzle.rules.goal, scoring=puzzle.rules.scoring)
+    game = Game(list(board.move_stack), rules, event=f"puzzle: {puzzle.name}")
+    name = learner or "learner"
+    game.black_player, game.white_player = (name, "perfect defence") if mover == "black" else ("perfect defence", name)
+    outcome = board.outcome()
+    assert outcome is not None
+    game.result = (outcome.black, outcome.white)
+    game.metadata = {
+        "puzzle": puzzle.name,
+        "learner": name,
+        "tried": str(attempt.verdict.move),
+        "solved": "yes" if attempt.verdict.solved else "no",
+        "first_try": "yes" if attempt.first_try else "no",
+        "score": str(attempt.verdict.score),
+    }
+    return game
+
+
+class ModeMethods:
+    """Mixed into ``ReversiWidget``: puzzles and the editor from Python."""
+
+    if TYPE_CHECKING:
+        _session: Session
+        game_log: GameLog | None
+        black: Any
+        white: Any
+
+        def _act(self, action: Any) -> None: ...
+        def _operation(self) -> Any: ...
+
+    # -- puzzles --------------------------------------------------------------------------------
+
+    def start_puzzles(self, puzzles: Puzzle | Sequence[Puzzle], *, learner: str = "") -> None:
+        """Puzzle mode: show the first of ``puzzles``, the learner on the side to move and
+        perfect defence on the other. ``learner`` names who plays, in the log."""
+        run = PuzzleRun(puzzles, learner)  # type: ignore[arg-type]
+        with self._operation():
+            self._session.puzzles = run
+            self._play_puzzle(lambda session: run.begin(session, 0))
+
+    def stop_puzzles(self) -> None:
+        """Leave puzzle mode; the position stays, both sides human."""
+        with self._operation():
+            self._session.puzzles = None
+            self.black = self.white = "human"
+
+    def next_puzzle(self) -> None:
+        """The next puzzle of the list (``ReversiError`` after the last one)."""
+        self._play_puzzle(lambda session: puzzle_action(session, "puzzle_next"))
+
+    def retry_puzzle(self) -> None:
+        """Back to the puzzle's position; the score keeps the first try."""
+        self._play_puzzle(lambda session: puzzle_action(session, "puzzle_retry"))
+
+    def show_solution(self) -> None:
+        """Say the answer and ring it; an untried puzzle then counts as not solved."""
+        self._act(lambda session: puzzle_action(session, "puzzle_solution"))
+
+    @property
+    def current_puzzle(self) -> Puzzle | None:
+        run = self._session.puzzles
+        return None if run is None else run.puzzle
+
+    @property
+    def puzzle_score(self) -> tuple[int, int]:
+        """(puzzles solved at the first try, puzzles tried) in this session."""
+        run = self._session.puzzles
+        return (0, 0) if run is None else run.score
+
+    def _play_puzzle(self, action: Any) -> None:
+        """Run a puzzle action, then put the learner and the defence on their sides."""
+        with self._operation():
+            self._act(action)
+            run = self._session.puzzles
+            if run is None:
+                raise ReversiError("puzzle mode is off: start it with start_puzzles()")
+            learner_black = run.puzzle.turn
+            self.black = "human" if learner_black else PerfectDefence()
+            self.white = PerfectDefence() if learner_black else "human"
+
+    def _judge(self) -> Attempt | None:
+        """Judge a new first move of the puzzle shown; a log keeps it as a game."""
+        run = self._session.puzzles
+        attempt = None if run is None else run.observe(self._session)
+        if attempt is not None and self.game_log is not None and run is not None:
+            self.game_log.add(attempt_game(attempt, run.learner))
+        return attempt
+
+    # -- the position editor ----------------------------------------------------------------
+
+    def edit(self) -> None:
+        """Edit mode: the board shows the position being set up; the game waits."""
+        self._act(lambda session: edit_action(session, "edit"))
+
+    def edit_square(self, square: Move | str) -> None:
+        """Cycle a square empty -> black -> white -> empty."""
+        self._act(lambda session: edit_action(session, "edit_square", session.board.parse_move(square)))
+
+    def edit_turn(self, color: str) -> None:
+        """``"black"`` or ``"white"`` to move."""
+        self._act(lambda session: edit_action(session, "edit_turn", color=color))
+
+    def edit_clear(self) -> None:
+        self._act(lambda session: edit_action(session, "edit_clear"))
+
+    def edit_start(self) -> None:
+        self._act(lambda session: edit_action(session, "edit_start"))
+
+    def edit_done(self) -> None:
+        """Leave edit mode with the position set up; refused (and still editing) when the
+        rules cannot accept it: empty centre squares, a disc apart, a side that must pass."""
+        self._act(lambda session: edit_action(session, "edit_done"))
+
+    def edit_cancel(self) -> None:
+        self._act(lambda session: edit_action(session, "edit_cancel"))

@@ -1,0 +1,198 @@
+"""Puzzle mode: a list of puzzles, the verdict on each first move, the score of the session.
+
+The puzzle's position is loaded into the session like any game, the learner on the side to
+move and ``PerfectDefence`` on the other. Whatever plays the first move (a click, practice
+mode, ``w.play``), ``observe`` judges it from the puzzle's proven results, so the verdict
+is instant and exact; the game then goes on against perfect defence, so the learner sees
+why. The score counts a puzzle as solved when its first judged move solves it before the
+solution was shown. A hint names a region ("look at the corners"), never the square.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..board import Board, Move
+from ..errors import ReversiError
+from ..puzzle import Puzzle, Verdict
+from ..solver import solve
+from .session import Session
+from .texts import Refusal, Text
+
+__all__ = ["Attempt", "PerfectDefence", "PuzzleRun", "VerdictText", "hint_region"]
+
+
+class PerfectDefence:
+    """The opponent of a puzzle: always a move that keeps the exact result (the solver's)."""
+
+    name = "perfect defence"
+
+    def choose(self, board: Board) -> Move:
+        return solve(board).best_moves[0]
+
+
+@dataclass(frozen=True)
+class VerdictText:
+    """A verdict said in the widget's language when shown."""
+
+    puzzle: Puzzle
+    move: Move
+
+    def render(self, language: str) -> str:
+        return self.puzzle.verdict(self.move, language).text
+
+
+@dataclass(frozen=True)
+class SolutionText:
+    puzzle: Puzzle
+
+    def render(self, language: str) -> str:
+        return self.puzzle.solution_text(language)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A judged first move: which puzzle, the verdict, and whether it was the first try."""
+
+    puzzle: Puzzle
+    index: int
+    verdict: Verdict
+    first_try: bool
+
+
+def hint_region(puzzle: Puzzle) -> str:
+    """Where the solution lies, as a hint key: the corners, the edges, or the middle.
+
+    Only a region that holds other legal moves too, so the hint never names the answer;
+    ``"puzzle_hint_none"`` when every region would."""
+    n = puzzle.rules.size
+    corners = {0, n - 1, n * (n - 1), n * n - 1}
+
+    def region(move: Move) -> str:
+        assert move.square is not None
+        row, col = divmod(move.square, n)
+        if move.square in corners:
+            return "corners"
+        return "edges" if row in (0, n - 1) or col in (0, n - 1) else "middle"
+
+    where = region(puzzle.solution[0])
+    others = [m for m in puzzle.moves if region(m) == where and m not in puzzle.solution]
+    return f"puzzle_hint_{where}" if others else "puzzle_hint_none"
+
+
+class PuzzleRun:
+    """The puzzles of a session, the one shown, and what the learner did with each."""
+
+    def __init__(self, puzzles: Sequence[Puzzle], learner: str = "") -> None:
+        items = [puzzles] if isinstance(puzzles, Puzzle) else list(puzzles)
+        if not items or not all(isinstance(p, Puzzle) for p in items):
+            raise ReversiError(f"puzzle mode needs a Puzzle or a non-empty list of them, got {puzzles!r:.80}")
+        if not isinstance(learner, str):
+            raise ReversiError(f"learner must be a name, got {learner!r:.40}")
+        self.puzzles = items
+        self.learner = learner
+        self.index = 0
+        self.judged: Move | None = None  # the first move of the line last judged
+        self.verdict: Verdict | None = None
+        self.solution_shown = False
+        self.hint_shown = False
+        self.first_tries: dict[int, bool] = {}  # puzzle index -> solved at its first judged move
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return self.puzzles[self.index]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """(puzzles solved at the first try, puzzles tried) in this session."""
+        return sum(self.first_tries.values()), len(self.first_tries)
+
+    def solved(self) -> bool:
+        """The puzzle shown is settled: a solving move was played, or the solution shown."""
+        return self.solution_shown or (self.verdict is not None and self.verdict.solved)
+
+    def begin(self, session: Session, index: int) -> None:
+        """Show puzzle ``index``: its position in the session, nothing judged yet."""
+        self.index = index
+        self.judged = self.verdict = None
+        self.solution_shown = self.hint_shown = False
+        session.start(self.puzzle.board())
+
+    def observe(self, session: Session) -> Attempt | None:
+        """Judge the first move of the line if it is new (a click, a practice move, Python)."""
+        if not session.line or session.board.ply == 0 or session.line[0] == self.judged:
+            return None
+        move = session.line[0]
+        self.judged = move
+        self.verdict = self.puzzle.verdict(move)
+        first_try = self.index not in self.first_tries
+        if first_try:
+            self.first_tries[self.index] = self.verdict.solved and not self.solution_shown
+        kind = "info" if self.verdict.solved else "explain"
+        session.notify(kind, VerdictText(self.puzzle, move))
+        return Attempt(self.puzzle, self.index, self.verdict, first_try)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def retry(self, session: Session) -> Refusal | None:
+        """Back to the puzzle's position (the score keeps the first try)."""
+        self.begin(session, self.index)
+        return None
+
+    def next(self, session: Session) -> Refusal | None:
+        if self.index + 1 >= len(self.puzzles):
+            return Refusal(Text("notice_refused_puzzle_last", count=len(self.puzzles)))
+        self.begin(session, self.index + 1)
+        return None
+
+    def show_solution(self, session: Session) -> Refusal | None:
+        """Say the answer and ring its moves; a puzzle not tried yet counts as not solved."""
+        self.solution_shown = True
+        self.first_tries.setdefault(self.index, False)
+        session.notify("info", SolutionText(self.puzzle))
+        return None
+
+    def hint(self, session: Session) -> Refusal | None:
+        self.hint_shown = True
+        session.notify("info", Text(hint_region(self.puzzle)))
+        return None
+
+    # -- the picture -------------------------------------------------------------------------
+
+    def picture(self, session: Session, language: str) -> dict[str, object]:
+        """The ``puzzle_state`` trait (js/PROTOCOL.md): the task, the verdict, the score."""
+        puzzle = self.puzzle
+        solved, tried = self.score
+        verdict = self.verdict
+        return {
+            "index": self.index,
+            "count": len(self.puzzles),
+            "name": puzzle.name,
+            "task": puzzle.task_text(language),
+            "source": str(puzzle.source),
+            "difficulty": puzzle.difficulty.level,
+            "verdict": "" if verdict is None else puzzle.verdict(verdict.move, language).text,
+            "verdict_kind": "" if verdict is None else "right" if verdict.solved else "wrong",
+            "solution": [str(m) for m in puzzle.solution] if self.solution_shown else [],
+            "solved": solved,
+            "tried": tried,
+            "learner": self.learner,
+            "at_start": session.board.ply == 0,
+        }
+
+
+def puzzle_action(session: Session, kind: str) -> Refusal | None:
+    """``puzzle_next``, ``puzzle_retry`` or ``puzzle_solution``: only in puzzle mode."""
+    run = session.puzzles
+    if run is None:
+        return Refusal(Text("notice_refused_no_puzzle", kind=kind))
+    if session.editor is not None:
+        return Refusal(Text("notice_refused_editing"))
+    actions = {"puzzle_next": run.next, "puzzle_retry": run.retry, "puzzle_solution": run.show_solution}
+    return actions[kind](session)
+
+
+def hides_answer(session: Session) -> bool:
+    """A puzzle is shown and not yet settled: hints and scores would give the answer away."""
+    return session.puzzles is not None and not session.puzzles.solved()

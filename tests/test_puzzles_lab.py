@@ -1,0 +1,125 @@
+"""Puzzles and the position editor in real JupyterLab, as a learner and a teacher meet them:
+solve a puzzle by clicking, get a wrong answer explained, set up a position and play from it.
+
+One JupyterLab server for the module; each test opens its own notebook, clicks the board and
+then asks the kernel what it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from reversi_widget.puzzles import Puzzle, shipped
+from tests.lab import EXPOSE_APP, Server, open_and_run, run_code, view, write_notebook
+from tests.support import jupyter_lab
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+#: Shallow puzzles: perfect defence answers at once.
+SETUP = (
+    "from reversi_widget import ReversiWidget\n"
+    "from reversi_widget.puzzles import shipped\n"
+    "puzzles = [p for p in shipped(size=8) if p.difficulty.empties <= 10][:3]\n"
+    "w = ReversiWidget(puzzle=puzzles, learner='Ann', animation='off')\n"
+    "w"
+)
+
+
+def first_puzzle() -> Puzzle:
+    return next(p for p in shipped(size=8) if p.difficulty.empties <= 10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("lab")
+    with jupyter_lab(root, EXPOSE_APP) as url:
+        yield Server(url, root)
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1300, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    yield pg
+    context.close()
+
+
+def test_solve_a_puzzle_by_clicking(server: Server, page: Any) -> None:
+    puzzle = first_puzzle()
+    name = write_notebook(server, "solve.ipynb", SETUP, "")
+    panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
+    root = view(panel, 1)
+    task = page.wait_for_selector(f"{root} [data-role=puzzle-task]")
+    assert task.inner_text() == puzzle.task_text()
+    answer = str(puzzle.solution[0])
+    page.click(f'{root} [data-square="{answer}"]')
+    verdict = page.wait_for_selector(f'{root} [data-role=puzzle][data-verdict="right"] [data-role=puzzle-verdict]')
+    assert verdict.inner_text() == puzzle.verdict(answer).text
+    assert page.inner_text(f"{root} [data-role=puzzle-score]") == "Solved 1 of 1"
+    page.click(f'{root} [data-action="puzzle_next"]')
+    page.wait_for_function(
+        "(v) => document.querySelector(v + ' [data-role=puzzle-counter]').textContent === 'Puzzle 2 of 3'", arg=root
+    )
+    told = run_code(page, 1, "w.wait(30); print(w.puzzle_score, w.current_puzzle == puzzles[1], 'END')")
+    assert told.startswith("(1, 1) True")
+
+
+def test_a_wrong_answer_is_explained(server: Server, page: Any) -> None:
+    puzzle = first_puzzle()
+    wrong = next(r for r in puzzle.results if r.move not in puzzle.solution)
+    name = write_notebook(server, "wrong.ipynb", SETUP, "")
+    panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
+    root = view(panel, 1)
+    page.wait_for_selector(f"{root} [data-role=puzzle-task]")
+    page.click(f'{root} [data-square="{wrong.move}"]')
+    verdict = page.wait_for_selector(f'{root} [data-role=puzzle][data-verdict="wrong"] [data-role=puzzle-verdict]')
+    assert verdict.inner_text() == puzzle.verdict(wrong.move).text
+    assert "not a solution" in verdict.inner_text()
+    page.click(f'{root} [data-action="puzzle_retry"]')
+    page.wait_for_selector(f'{root} [data-square="{wrong.move}"][data-disc="empty"]')
+    page.click(f'{root} [data-action="puzzle_solution"]')
+    page.wait_for_function(
+        "([v, squares]) => squares.every(sq => document.querySelector(`${v} [data-square=${sq}][data-hint]`))",
+        arg=[root, [str(m) for m in puzzle.solution]],
+    )
+    told = run_code(page, 1, "w.wait(30); print(w.puzzle_score, w.puzzle_state['solution'], 'END')")
+    assert told.startswith(f"(0, 1) {[str(m) for m in puzzle.solution]}")  # the miss counts, the answer shows
+
+
+def test_set_up_a_position_in_the_editor_and_play_from_it(server: Server, page: Any) -> None:
+    name = write_notebook(
+        server, "editor.ipynb", "from reversi_widget import ReversiWidget\nw = ReversiWidget(animation='off')\nw", ""
+    )
+    panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
+    root = view(panel, 1)
+    page.click(f'{root} [data-action="edit"]')
+    page.wait_for_selector(f"{root}[data-editing]")
+    page.click(f'{root} [data-action="edit_clear"]')
+    page.wait_for_function(
+        "(v) => !document.querySelector(v + ' [data-disc=black], ' + v + ' [data-disc=white]')", arg=root
+    )
+    page.click(f'{root} [data-action="edit_done"]')  # an empty centre: refused, still editing
+    page.wait_for_function(
+        "(v) => (document.querySelector(v + ' [data-role=notice]') || {}).textContent?.includes('centre squares')",
+        arg=root,
+    )
+    assert page.query_selector(f"{root}[data-editing]") is not None
+    clicks = {"d4": 1, "e4": 2, "d5": 2, "e5": 1, "c3": 1}  # 1: black, 2: white
+    for square, times in clicks.items():
+        for _ in range(times):
+            page.click(f'{root} [data-square="{square}"]')
+    page.wait_for_selector(f'{root} [data-square="c3"][data-disc="black"]')
+    page.select_option(f"{root} [data-role=edit-turn]", "white")
+    page.wait_for_selector(f"{root}[data-turn=white]")
+    page.click(f'{root} [data-action="edit_done"]')
+    page.wait_for_selector(f"{root}:not([data-editing])")
+    legal = page.wait_for_selector(f"{root} [data-legal]")
+    square = legal.get_attribute("data-square")
+    page.click(f'{root} [data-square="{square}"]')
+    told = run_code(page, 1, "w.wait(10); print(w.board.move_stack, w.board.root().to_string(), 'END')")
+    expected_root = "-" * 18 + "X" + "-" * 8 + "XO------OX" + "-" * 27 + " O"
+    assert told.startswith(f"[Move.from_name('{square}')] {expected_root}")

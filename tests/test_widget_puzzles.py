@@ -1,0 +1,228 @@
+"""Puzzle mode and the position editor without a browser: the front end is simulated by
+the widget's message handler, as in test_widget_model.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reversi_widget import Board, InvalidPositionError, ReversiError, Rules, analyse
+from reversi_widget.play.editor import Editor
+from reversi_widget.play.puzzling import PerfectDefence, hint_region
+from reversi_widget.puzzle import Puzzle
+from reversi_widget.puzzles import shipped
+from reversi_widget.records import GameLog
+from reversi_widget.squares import BLACK, WHITE
+from tests.support import click, send, snapshot, widget
+
+
+def quick() -> list[Puzzle]:
+    """Shallow puzzles, so perfect defence answers at once."""
+    return [p for p in shipped(size=8) if p.difficulty.empties <= 10][:4]
+
+
+def wrong_move(puzzle: Puzzle) -> str:
+    return str(next(r.move for r in puzzle.results if r.move not in puzzle.solution))
+
+
+def intent(w: Any, kind: str, **fields: object) -> None:
+    send(w, {"kind": kind, **fields, "ply": w.ply})
+
+
+# -- puzzles ---------------------------------------------------------------------------------
+
+
+def test_a_puzzle_is_shown_with_its_task_and_the_learner_on_its_side() -> None:
+    puzzles = quick()
+    w, _ = widget(puzzle=puzzles, learner="Ann")
+    first = puzzles[0]
+    assert w.board.to_string() == first.position and w.current_puzzle == first
+    state = w.puzzle_state
+    assert state["task"] == first.task_text() and state["index"] == 0 and state["count"] == len(puzzles)
+    assert (state["verdict"], state["solved"], state["tried"], state["learner"]) == ("", 0, 0, "Ann")
+    learner_side, defence_side = ("black", "white") if first.turn == BLACK else ("white", "black")
+    assert getattr(w, learner_side) == "human" and isinstance(getattr(w, defence_side), PerfectDefence)
+    assert set(w.legal) == {str(m) for m in first.moves}
+
+
+def test_a_right_click_gets_the_exact_verdict_and_the_defence_answers() -> None:
+    w, _ = widget(puzzle=quick())
+    puzzle = w.current_puzzle
+    assert puzzle is not None
+    answer = str(puzzle.solution[0])
+    click(w, answer)
+    assert w.wait(60)
+    assert w.puzzle_state["verdict"] == puzzle.verdict(answer).text == w.notice
+    assert w.puzzle_state["verdict_kind"] == "right" and w.puzzle_score == (1, 1)
+    assert w.moves[0] == answer
+    if len(w.moves) > 1:  # perfect defence replied with a move that keeps the exact result
+        assert w.moves[1] == str(puzzle.result(answer).reply) or w.moves[1] == "pass"
+
+
+def test_a_wrong_click_is_explained_without_the_answer_and_counts_as_a_miss() -> None:
+    w, _ = widget(puzzle=quick())
+    puzzle = w.current_puzzle
+    assert puzzle is not None
+    wrong = wrong_move(puzzle)
+    click(w, wrong)
+    assert w.wait(60)
+    assert w.notice_kind == "explain" and w.puzzle_state["verdict_kind"] == "wrong"
+    assert w.puzzle_state["verdict"] == puzzle.verdict(wrong).text and "not a solution" in w.notice
+    intent(w, "puzzle_retry")
+    assert w.board.to_string() == puzzle.position and w.puzzle_state["verdict"] == ""
+    click(w, str(puzzle.solution[0]))
+    assert w.wait(60)
+    assert w.puzzle_state["verdict_kind"] == "right"
+    assert w.puzzle_score == (0, 1)  # only the first try counts
+
+
+def test_solution_next_and_the_end_of_the_list() -> None:
+    puzzles = quick()[:2]
+    w, sent = widget(puzzle=puzzles)
+    intent(w, "puzzle_solution")
+    assert w.hints == [str(m) for m in puzzles[0].solution] == w.puzzle_state["solution"]
+    assert w.notice == puzzles[0].solution_text() and w.puzzle_score == (0, 1)
+    intent(w, "puzzle_next")
+    assert w.current_puzzle == puzzles[1] and w.board.to_string() == puzzles[1].position
+    assert w.hints == [] and w.notice == ""
+    before = snapshot(w)
+    intent(w, "puzzle_next")
+    assert sent.custom()[-1]["reason"] == "Refused: this is the last of the 2 puzzles"
+    assert snapshot(w) == before
+    with pytest.raises(ReversiError, match="last of the 2 puzzles"):
+        w.next_puzzle()
+
+
+def test_hints_name_a_region_and_scores_stay_hidden_until_it_is_solved() -> None:
+    puzzle = next(p for p in quick() if hint_region(p) != "puzzle_hint_none")
+    w, _ = widget(puzzle=puzzle, show_scores=True)
+    intent(w, "hint")
+    assert w.notice.startswith("Hint: look") and w.hints == []
+    assert not any(str(m) in w.notice for m in puzzle.moves)
+    assert w.wait(30) and w.scores == {}
+    w.show_solution()
+    assert w.wait(60)
+    assert w.scores  # settled: the scores may show now
+
+
+def test_puzzle_intents_outside_puzzle_mode_are_refused() -> None:
+    w, sent = widget()
+    before = snapshot(w)
+    intent(w, "puzzle_next")
+    assert sent.custom()[-1]["reason"] == "Refused: puzzle_next works only in puzzle mode"
+    assert snapshot(w) == before
+
+
+def test_the_log_keeps_each_learners_tries(tmp_path: Path) -> None:
+    log = GameLog(tmp_path / "class.sqlite")
+    puzzle = quick()[0]
+    w, _ = widget(puzzle=puzzle, learner="Ann", log=log)
+    click(w, wrong_move(puzzle))
+    assert w.wait(60)
+    w.retry_puzzle()
+    click(w, str(puzzle.solution[0]))
+    assert w.wait(60)
+    games = log.games(player="Ann")
+    assert [(g.metadata["tried"], g.metadata["solved"], g.metadata["first_try"]) for g in games] == [
+        (wrong_move(puzzle), "no", "yes"),
+        (str(puzzle.solution[0]), "yes", "no"),
+    ]
+    for game in games:  # each a real game: the puzzle's position, the try, perfect play to the end
+        assert game.event == f"puzzle: {puzzle.name}" and game.rules.start == puzzle.position
+        outcome = game.outcome()
+        assert outcome is not None and game.result == (outcome.black, outcome.white)
+        margin = outcome.black - outcome.white if puzzle.turn == BLACK else outcome.white - outcome.black
+        assert margin == puzzle.result(game.moves[0]).score
+
+
+# -- the editor --------------------------------------------------------------------------------
+
+
+def test_edit_a_position_by_clicks_and_play_from_it() -> None:
+    w, _ = widget()
+    intent(w, "edit")
+    assert w.editing and w.legal == {} and w.status.startswith("Editing")
+    intent(w, "edit_clear")
+    assert w.discs == "-" * 64
+    for square, clicks in (("d4", 1), ("e4", 2), ("d5", 2), ("e5", 1), ("c3", 1), ("f6", 2)):
+        for _ in range(clicks):
+            intent(w, "edit_square", square=square)
+    intent(w, "edit_turn", color="white")
+    assert w.turn == "white" and w.position.endswith(" O")
+    expected = w.position
+    intent(w, "edit_done")
+    assert not w.editing and w.board.to_string() == expected and w.notice == "Position set up: White to move"
+    assert w.board.turn == WHITE and w.legal
+    assert analyse(w.board, depth=2).position == w.board.to_string()  # straight into an analysis
+    move = sorted(w.legal)[0]
+    click(w, move)
+    assert w.moves == [move]
+
+
+@pytest.mark.parametrize(
+    ("steps", "reason"),
+    [
+        (
+            [("edit_clear", {})],
+            "the centre squares must hold discs, every game starts with them (R5); empty: d4, e4, d5, e5",
+        ),
+        (
+            [("edit_square", {"square": "a1"})],
+            "a1 is cut off from the centre, but every disc is placed next to another (R12)",
+        ),
+        (
+            [("edit_square", {"square": sq}) for sq in ("e4", "d3", "f3", "f5")],
+            "Black has no legal move here and White has one: choose White to move (R18)",
+        ),
+    ],
+)
+def test_a_position_the_rules_refuse_keeps_the_editor_open(
+    steps: list[tuple[str, dict[str, object]]], reason: str
+) -> None:
+    w, sent = widget()
+    intent(w, "edit")
+    for kind, fields in steps:
+        intent(w, kind, **fields)
+    editing = snapshot(w)
+    intent(w, "edit_done")
+    assert sent.custom()[-1]["reason"] == f"Refused: {reason}"
+    assert w.editing and {k: v for k, v in snapshot(w).items() if k != "notice_id"} == {
+        k: v for k, v in editing.items() if k != "notice_id"
+    }
+    with pytest.raises(InvalidPositionError, match=reason[:30].replace("(", r"\(")):
+        w.edit_done()
+    intent(w, "edit_cancel")
+    assert not w.editing and w.board == Board()
+
+
+def test_while_editing_the_game_waits_and_other_intents_are_refused() -> None:
+    w, sent = widget(black="greedy")
+    assert w.wait(10)
+    ply = w.ply
+    w.edit()
+    click(w, "a1")
+    assert sent.custom()[-1]["reason"] == "Refused: finish editing first (Done or Cancel)"
+    intent(w, "edit_turn", color="purple")
+    assert sent.custom()[-1]["reason"] == "Refused: the side to move is black or white, got 'purple'"
+    with pytest.raises(ReversiError, match="finish editing first"):
+        w.play("d3")
+    w.edit_start()
+    w.edit_done()
+    assert w.wait(10) and w.ply == 1 and ply == 1  # a new game from the start: greedy moves again
+    intent(w, "edit_square", square="a1")
+    assert sent.custom()[-1]["reason"] == "Refused: edit_square works only while editing the position"
+
+
+def test_the_editor_follows_the_rules_size_and_refuses_editing_in_puzzle_mode() -> None:
+    editor = Editor(Board(rules=Rules(size=6)))
+    editor.clear()
+    editor.start()
+    assert editor.position() == Board(rules=Rules(size=6)).to_string()
+    w, sent = widget(puzzle=quick()[:1])
+    intent(w, "edit")
+    assert sent.custom()[-1]["reason"] == "Refused: leave puzzle mode before editing the position"
+    w.stop_puzzles()
+    w.edit()
+    assert w.editing
