@@ -25,7 +25,7 @@ from .game import Game
 from .notation import format_line
 from .puzzle import TASKS, Difficulty, MoveResult, Puzzle, Source, Verdict, exact_results, quick_order
 from .puzzle_file import FORMAT_LINE, format_puzzles, parse_puzzles, read_puzzles, write_puzzles
-from .records import analyse_games
+from .records import GameLog, Table, analyse_games
 from .rules import GOALS, Rules
 from .solver import EndgameSearch
 from .wthor import WthorRecord
@@ -40,11 +40,13 @@ __all__ = [
     "Source",
     "Verdict",
     "choose_task",
+    "class_results",
     "exact_results",
     "format_puzzles",
     "from_games",
     "parse_puzzles",
     "pose",
+    "puzzle_tries",
     "quick_order",
     "read_puzzles",
     "shipped",
@@ -252,3 +254,37 @@ def shipped(
         and (goal is None or puzzle.rules.goal == goal)
         and (wanted is None or puzzle.difficulty.empties in wanted)
     ]
+
+
+# -- a class's results, from the log a widget in puzzle mode writes ------------------------------
+
+
+def puzzle_tries(log: GameLog, learner: str | None = None) -> Table:
+    """Every judged try kept in ``log`` (``ReversiWidget(puzzle=..., log=...)``), oldest first."""
+    rows = []
+    for game in log.games(player=learner) if learner is not None else log:
+        meta = game.metadata
+        if "puzzle" in meta and "learner" in meta:
+            rows.append(
+                (
+                    meta["learner"],
+                    meta["puzzle"],
+                    meta.get("tried", ""),
+                    meta.get("solved", ""),
+                    meta.get("first_try", ""),
+                )
+            )
+    return Table("Puzzle tries", ("learner", "puzzle", "tried", "solved", "first try"), rows)
+
+
+def class_results(log: GameLog) -> Table:
+    """Per learner: puzzles tried, solved at the first try, and tries in all."""
+    per: dict[str, tuple[set[str], set[str], int]] = {}
+    for learner, puzzle, _tried, solved, first in puzzle_tries(log):
+        tried_set, solved_set, tries = per.setdefault(learner, (set(), set(), 0))
+        tried_set.add(puzzle)
+        if solved == "yes" and first == "yes":
+            solved_set.add(puzzle)
+        per[learner] = (tried_set, solved_set, tries + 1)
+    rows = [(name, len(t), len(s), n) for name, (t, s, n) in sorted(per.items())]
+    return Table("Puzzles per learner", ("learner", "puzzles", "solved first try", "tries"), rows)

@@ -12,7 +12,7 @@ from reversi_widget import Board, InvalidPositionError, ReversiError, Rules, ana
 from reversi_widget.play.editor import Editor
 from reversi_widget.play.puzzling import PerfectDefence, hint_region
 from reversi_widget.puzzle import Puzzle
-from reversi_widget.puzzles import shipped
+from reversi_widget.puzzles import class_results, puzzle_tries, shipped
 from reversi_widget.records import GameLog
 from reversi_widget.squares import BLACK, WHITE
 from tests.support import click, send, snapshot, widget
@@ -135,6 +135,11 @@ def test_the_log_keeps_each_learners_tries(tmp_path: Path) -> None:
         assert outcome is not None and game.result == (outcome.black, outcome.white)
         margin = outcome.black - outcome.white if puzzle.turn == BLACK else outcome.white - outcome.black
         assert margin == puzzle.result(game.moves[0]).score
+    other, _ = widget(puzzle=puzzle, learner="Ben", log=log)
+    click(other, str(puzzle.solution[0]))
+    assert other.wait(60)
+    assert puzzle_tries(log, "Ben").rows == [("Ben", puzzle.name, str(puzzle.solution[0]), "yes", "yes")]
+    assert class_results(log).rows == [("Ann", 1, 0, 2), ("Ben", 1, 1, 1)]
 
 
 # -- the editor --------------------------------------------------------------------------------
