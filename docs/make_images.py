@@ -85,10 +85,44 @@ def widget_screenshots() -> None:
             )
 
 
+def puzzle_screenshot() -> None:
+    """A shipped puzzle in the widget, right after its answer was clicked: task and verdict."""
+    from reversi_widget.puzzles import shipped
+
+    puzzle = next(p for p in shipped(size=8) if p.task == "win" and p.difficulty.empties == 10)
+    source = (
+        "from reversi_widget import ReversiWidget\n"
+        "from reversi_widget.puzzles import shipped\n"
+        f"w = ReversiWidget(puzzle=[p for p in shipped() if p.name == {puzzle.name!r}], animation='off')\n"
+        "w"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        notebook = nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_code_cell(source)],
+            metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        )
+        nbformat.write(notebook, root / "puzzle.ipynb")
+        with jupyter_lab(root, ["--LabApp.expose_app_in_browser=True"]) as url, chromium() as browser:
+            page = browser.new_page(viewport={"width": 1100, "height": 1000}, device_scale_factor=1)
+            page.set_default_timeout(60_000)
+            page.goto(f"{url}/lab/tree/puzzle.ipynb?reset")
+            page.wait_for_function(KERNEL_IDLE)
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            widget = page.locator(".reversi-widget").first
+            widget.wait_for()
+            page.locator(f'.reversi-widget [data-square="{puzzle.solution[0]}"]').first.click()
+            page.locator('.reversi-widget [data-role=puzzle][data-verdict="right"]').first.wait_for()
+            page.wait_for_function(KERNEL_IDLE)
+            page.wait_for_timeout(500)
+            widget.screenshot(path=str(IMAGES / "puzzle.png"))
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     static_pictures()
     widget_screenshots()
+    puzzle_screenshot()
     print("written:", ", ".join(sorted(p.name for p in IMAGES.iterdir())))
 
 

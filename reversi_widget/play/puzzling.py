@@ -2,10 +2,11 @@
 
 The puzzle's position is loaded into the session like any game, the learner on the side to
 move and ``PerfectDefence`` on the other. Whatever plays the first move (a click, practice
-mode, ``w.play``), ``observe`` judges it from the puzzle's proven results, so the verdict
-is instant and exact; the game then goes on against perfect defence, so the learner sees
-why. The score counts a puzzle as solved when its first judged move solves it before the
-solution was shown. A hint names a region ("look at the corners"), never the square.
+mode, ``w.play``), ``observe`` judges it from the puzzle's proven results, so the verdict (in
+the ``puzzle_state`` trait) is instant and exact; the game then goes on against perfect
+defence, so the learner sees why. The score counts a puzzle as solved when its first judged
+move solves it before the solution was shown. A hint names a region ("look at the corners"),
+never the square.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..solver import solve
 from .session import Session
 from .texts import Refusal, Text
 
-__all__ = ["Attempt", "PerfectDefence", "PuzzleRun", "VerdictText", "hint_region"]
+__all__ = ["Attempt", "PerfectDefence", "PuzzleRun", "SolutionText", "hint_region"]
 
 
 class PerfectDefence:
@@ -33,18 +34,9 @@ class PerfectDefence:
 
 
 @dataclass(frozen=True)
-class VerdictText:
-    """A verdict said in the widget's language when shown."""
-
-    puzzle: Puzzle
-    move: Move
-
-    def render(self, language: str) -> str:
-        return self.puzzle.verdict(self.move, language).text
-
-
-@dataclass(frozen=True)
 class SolutionText:
+    """The answer, said in the widget's language when shown."""
+
     puzzle: Puzzle
 
     def render(self, language: str) -> str:
@@ -129,8 +121,6 @@ class PuzzleRun:
         first_try = self.index not in self.first_tries
         if first_try:
             self.first_tries[self.index] = self.verdict.solved and not self.solution_shown
-        kind = "info" if self.verdict.solved else "explain"
-        session.notify(kind, VerdictText(self.puzzle, move))
         return Attempt(self.puzzle, self.index, self.verdict, first_try)
 
     # -- actions ------------------------------------------------------------------------------
