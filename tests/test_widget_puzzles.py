@@ -231,3 +231,18 @@ def test_the_editor_follows_the_rules_size_and_refuses_editing_in_puzzle_mode() 
     w.stop_puzzles()
     w.edit()
     assert w.editing
+
+
+def test_practice_and_explanations_work_inside_a_puzzle() -> None:
+    puzzle = quick()[0]
+    w, _ = widget(puzzle=puzzle, practice=True)
+    occupied = next(sq for sq in ("a1", "h8", "a8", "h1", "d4") if puzzle.board().disc_at(sq) is not None)
+    click(w, occupied)  # an illegal click is explained as in a game, and judges nothing
+    assert w.notice_kind == "explain" and w.notice.startswith(f"{occupied}: the square already holds")
+    assert w.puzzle_state["verdict"] == ""
+    answer = str(puzzle.solution[0])
+    click(w, answer)  # practice: the disc waits for its flips; nothing is judged yet
+    assert w.practice_move == answer and w.puzzle_state["verdict"] == ""
+    intent(w, "practice_reveal")
+    assert w.wait(60)
+    assert w.moves[0] == answer and w.puzzle_state["verdict_kind"] == "right" and w.puzzle_score == (1, 1)
