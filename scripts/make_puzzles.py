@@ -6,7 +6,9 @@ The WTHOR games are shuffled with the seed; each quota below (board size, goal, 
 squares, how many) takes one puzzle per game from the next games in that order, mined by
 ``reversi_widget.puzzles.from_games`` on a process pool. The 6x6 puzzles come from games
 the package's engine plays against itself from seeded random openings (the database has no
-6x6 games). The same seed, data and package version give the same file.
+6x6 games). The same seed, data and package version give the same file. ``--deep`` adds
+the quotas of 17 to 20 empties (``DEEP_QUOTAS``), for when the solver is fast enough to prove
+them in CI; the rest of the file stays the same.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ QUOTAS: list[tuple[int, str, int, int, int, str]] = [
     (8, "inverted", 14, 4, 30, "any"),
     *[(6, "classic", e, 4, 20, "any") for e in (8, 10, 12, 14)],
     *[(6, "inverted", e, 2, 20, "any") for e in (8, 10, 12)],
+]
+#: With --deep: 17 to 20 empties, for a solver fast enough to prove them in CI (the compiled one).
+DEEP_QUOTAS: list[tuple[int, str, int, int, int, str]] = [
+    *[(8, "classic", e, 4, 20, "interesting") for e in range(17, 21)],
+    *[(8, "inverted", e, 2, 20, "any") for e in (18, 20)],
 ]
 
 
@@ -75,7 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=ROOT / "reversi_widget" / "data" / "puzzles.txt")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--deep", action="store_true", help="add puzzles of 17 to 20 empties (DEEP_QUOTAS)")
     args = parser.parse_args(argv)
+    quotas = QUOTAS + DEEP_QUOTAS if args.deep else QUOTAS
     rng = random.Random(args.seed)
     started = time.perf_counter()
     pools = {8: wthor_games(args.wthor, rng), 6: engine_games(6, 400, args.seed)}
@@ -84,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     puzzles: list[Puzzle] = []
     names: set[str] = set()
     with concurrent.futures.ProcessPoolExecutor(args.workers) as pool:
-        for size, goal, empties, wanted, batch, played in QUOTAS:
+        for size, goal, empties, wanted, batch, played in quotas:
             got = 0
             while got < wanted:
                 games = pools[size][next_game[size] : next_game[size] + batch]
