@@ -9,7 +9,7 @@ import pickle
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from .errors import ReversiError
+from .errors import ReversiError, cut, quote
 from .game import Game
 
 __all__ = ["analyse_games"]
@@ -51,14 +51,14 @@ def analyse_games(
     total = len(items)
     own = executor is None
     if not callable(fn):
-        raise TypeError(f"fn must be a function of one game, got {fn!r}")
+        raise TypeError(f"fn must be a function of one game, got {quote(fn)}")
     if not isinstance(executor, concurrent.futures.ThreadPoolExecutor):
         try:
             pickle.dumps(fn)
         except Exception as error:
             raise TypeError(
-                f"fn {fn!r} cannot be sent to worker processes ({error}): use a module-level function, not a "
-                "lambda or a nested function, or pass a ThreadPoolExecutor"
+                f"fn {quote(fn)} cannot be sent to worker processes ({cut(str(error))}): use a module-level "
+                "function, not a lambda or a nested function, or pass a ThreadPoolExecutor"
             ) from None
     report: Callable[[int, int], object] | None
     if progress is None or progress is True:
@@ -71,14 +71,14 @@ def analyse_games(
     elif callable(progress):
         report = progress
     else:
-        raise TypeError(f"progress must be a callback(done, total), True, False or None, got {progress!r}")
+        raise TypeError(f"progress must be a callback(done, total), True, False or None, got {quote(progress)}")
     if not total:
         return []
     pool = executor if executor is not None else concurrent.futures.ProcessPoolExecutor()
     workers = getattr(pool, "_max_workers", None) or os.cpu_count() or 1
     size = chunksize or max(1, min(64, math.ceil(total / (4 * workers))))
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ReversiError(f"chunksize must be a positive int, got {chunksize!r}")
+        raise ReversiError(f"chunksize must be a positive int, got {quote(chunksize)}")
     results: list[list[T] | None] = []
     try:
         futures = {}

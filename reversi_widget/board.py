@@ -3,31 +3,73 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidMoveError, quote
 from .geometry import Geometry, geometry, squares_of
 from .notation import format_diagram, format_line, parse_position, parse_transcript
-from .rules import FREE_START, START_LAYOUTS, Rules
-from .squares import BLACK, COLOR_NAMES, WHITE, Color, Square, parse_square, square_name
+from .rules import FREE_START, START_LAYOUTS, Rules, read_position, supplies
+from .squares import (
+    ASCII_SPACE,
+    BLACK,
+    COLOR_NAMES,
+    MAX_SIZE,
+    MIN_SIZE,
+    WHITE,
+    Color,
+    Square,
+    check_square,
+    parse_square,
+    square_name,
+)
 
 
-class Move(NamedTuple):
-    """A disc placed on ``square``, or a pass (``square is None``; falsy like python-chess's null move).
-
-    A named tuple, so that making one in a search or a playout costs next to nothing.
-    """
-
+class _MoveFields(NamedTuple):
     square: Square | None
     size: int = 8
+
+
+class Move(_MoveFields):
+    """A disc placed on ``square``, or a pass (``square is None``; falsy like python-chess's null move).
+
+    A named tuple, so that making one in a search or a playout costs next to nothing. It
+    is always a square of its board: ``Move(64)`` on 8x8 is an ``InvalidMoveError``, and a
+    square or size that is not an int (``19.0``, ``"d3"``, ``True``) is a ``TypeError``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, square: Square | None, size: int = 8) -> Move:
+        if type(size) is not int or size not in _SIZES:
+            if isinstance(size, bool) or not isinstance(size, int):
+                raise TypeError(f"a move's board size is an int, got {quote(size)}")
+            if size not in _SIZES:
+                raise InvalidMoveError(f"a move is for a board of even size 4 to 16, got size {quote(size)}")
+            size = int(size)
+        if square is not None and (type(square) is not int or not 0 <= square < size * size):
+            if isinstance(square, str):
+                raise TypeError(
+                    f"a move's square is an int or None, got {quote(square)}: use Move.from_name({quote(square)})"
+                )
+            square = check_square(square, size)
+        return tuple.__new__(cls, (square, size))
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Move:  # type: ignore[override]
+        """``namedtuple``'s maker (``_replace`` uses it) goes through the checks too."""
+        return cls(*iterable)
 
     @classmethod
     def from_name(cls, name: str, size: int = 8) -> Move:
         """``Move.from_name("d3")``; ``"pass"`` gives the pass."""
-        if isinstance(name, str) and name.strip().lower() in ("pass", "pa"):
+        if cls is Move and type(size) is int and size in _SIZES:
+            move = _moves_by_name(size).get(name)  # the usual spellings, looked up
+            if move is not None:
+                return move
+        if isinstance(name, str) and name.isascii() and name.strip(ASCII_SPACE).lower() in ("pass", "pa"):
             return cls(None, size)
         return cls(parse_square(name, size), size)
 
@@ -47,10 +89,24 @@ class Move(NamedTuple):
         return self.square is not None
 
 
+_SIZES = frozenset(range(MIN_SIZE, MAX_SIZE + 1, 2))
+
+
 @cache
 def _moves_of_size(size: int) -> tuple[Move, ...]:
     """One shared ``Move`` per square, so listing legal moves allocates nothing new."""
     return tuple(Move(sq, size) for sq in range(size * size))
+
+
+@cache
+def _moves_by_name(size: int) -> dict[str, Move]:
+    """The move of each square name in lower and upper case, and of the pass words: reading
+    a game record looks its moves up here instead of parsing each one."""
+    table = {name: Move(None, size) for name in ("pass", "pa", "PASS", "PA", "Pass")}
+    for move in _moves_of_size(size):
+        name = str(move)
+        table[name] = table[name.upper()] = move
+    return table
 
 
 @cache
@@ -65,6 +121,17 @@ def _moves_by_byte(size: int) -> tuple[tuple[tuple[Move, ...], ...], ...]:
         tuple(tuple(table[base + b] for b in range(8) if value >> b & 1 and base + b < squares) for value in range(256))
         for base in range(0, squares, 8)
     )
+
+
+@cache
+def _named_start(size: int, start: str) -> tuple[int, int]:
+    """(black, white) bitboards of a named start (R5-R8), worked out once per size."""
+    if start == FREE_START:
+        return 0, 0
+    base = (size // 2 - 1) * size + size // 2 - 1
+    centre = [base, base + 1, base + size, base + size + 1]
+    black_squares = {base + r * size + c for r, c in START_LAYOUTS[start]}
+    return sum(1 << sq for sq in black_squares), sum(1 << sq for sq in centre if sq not in black_squares)
 
 
 class Termination(enum.Enum):
@@ -172,60 +239,22 @@ class Board:
     # -- setting up -------------------------------------------------------------------
 
     def _set_start(self) -> None:
-        start, n = self.rules.start, self.size
-        if start == FREE_START:
-            self._black = self._white = 0
-            self.turn = BLACK
-        elif start in START_LAYOUTS:
-            base = (n // 2 - 1) * n + n // 2 - 1
-            centre = [base, base + 1, base + n, base + n + 1]
-            black = {base + r * n + c for r, c in START_LAYOUTS[start]}
-            self._black = sum(1 << sq for sq in black)
-            self._white = sum(1 << sq for sq in centre if sq not in black)
-            self.turn = BLACK
+        if self.rules.is_named_start:
+            black, white = _named_start(self.size, self.rules.start)
+            self._black, self._white, self.turn = black, white, BLACK
+            self.supply = supplies(self.rules, black, white, None)
         else:
-            self._apply_parsed(start)
-            return
-        self.supply = self._initial_supply(None)
+            self._black, self._white, self.turn, self.supply = read_position(self.rules.start, self.rules)
 
     def set_position(self, position: str) -> None:
-        """Replace the position (and clear the move stack) from either text form."""
-        self._apply_parsed(position)
+        """Replace the position (and clear the move stack) from either text form.
+
+        The text is read and checked whole before anything changes."""
+        state = read_position(position, self.rules)
+        self._black, self._white, self.turn, self.supply = state
         self.move_stack.clear()
         self._undo.clear()
-        self._initial = (self._black, self._white, self.turn, self.supply)
-
-    def _apply_parsed(self, position: str) -> None:
-        parsed = parse_position(position, self.size)
-        if parsed.black & parsed.white:
-            raise InvalidPositionError("a square cannot hold two discs")
-        if parsed.supply is not None and self.rules.supply is None:
-            raise InvalidPositionError(
-                f"position {position!r} gives disc supplies but the rules have no supply (use Rules(supply=32))"
-            )
-        self._black, self._white, self.turn = parsed.black, parsed.white, parsed.turn
-        self.supply = self._initial_supply(parsed.supply)
-
-    def _initial_supply(self, given: tuple[int, int] | None) -> tuple[int, int] | None:
-        """Each player's discs left: as given, or the supply less the discs of that colour on
-        the board (a colour with more discs than its supply has borrowed the rest)."""
-        total = self.rules.supply
-        if total is None:
-            return None
-        empties = self.empty_count()
-        if given is not None:
-            if sum(given) < empties:
-                raise InvalidPositionError(f"supplies {given[0]} + {given[1]} cannot cover the {empties} empty squares")
-            return given
-        black_left = total - self._black.bit_count()
-        white_left = total - self._white.bit_count()
-        if black_left < 0:
-            white_left += black_left
-            black_left = 0
-        if white_left < 0:
-            black_left += white_left
-            white_left = 0
-        return black_left, white_left
+        self._initial = state
 
     @classmethod
     def from_string(cls, text: str, *, rules: Rules | None = None) -> Board:
@@ -240,22 +269,23 @@ class Board:
         return board
 
     def push_transcript(self, text: str) -> None:
-        """Play a transcript from here, all or nothing: on an error the board is unchanged."""
+        """Play a transcript from here, all or nothing: on an error the board is unchanged.
+
+        The moves are played on a copy; the board takes them over only when all are legal."""
         squares = parse_transcript(text, self.size)
+        trial = self.copy()
+        for number, square in enumerate(squares, 1):
+            if square is not None and trial.must_pass():
+                trial.push_pass()  # an omitted forced pass
+            move = Move(square, self.size)
+            try:
+                trial.push(move)
+            except IllegalMoveError as error:
+                raise IllegalMoveError(f"transcript move {number} ({move}): {error}") from None
         played = len(self.move_stack)
-        try:
-            for number, square in enumerate(squares, 1):
-                if square is not None and self.must_pass():
-                    self.push_pass()  # an omitted forced pass
-                move = Move(square, self.size)
-                try:
-                    self.push(move)
-                except IllegalMoveError as error:
-                    raise IllegalMoveError(f"transcript move {number} ({move}): {error}") from None
-        except IllegalMoveError:
-            while len(self.move_stack) > played:
-                self.pop()
-            raise
+        self._black, self._white, self.turn, self.supply = trial._black, trial._white, trial.turn, trial.supply
+        self._undo.extend(trial._undo[played:])
+        self.move_stack.extend(trial.move_stack[played:])
 
     # -- reading ----------------------------------------------------------------------
 
@@ -269,7 +299,7 @@ class Board:
 
     def disc_at(self, square: Square | str) -> Color | None:
         """The colour of the disc on a square, or ``None`` if it is empty."""
-        sq = parse_square(square, self.size) if isinstance(square, str) else square
+        sq = parse_square(square, self.size) if isinstance(square, str) else check_square(square, self.size)
         if self._black >> sq & 1:
             return BLACK
         if self._white >> sq & 1:
@@ -389,7 +419,7 @@ class Board:
             return move
         if isinstance(move, str):
             return Move.from_name(move, self.size)
-        raise InvalidMoveError(f"a move must be a Move or a square name like 'd3', got {move!r}")
+        raise InvalidMoveError(f"a move must be a Move or a square name like 'd3', got {quote(move)}")
 
     _parse_move = parse_move  # the old private name, still called from widget.py
 

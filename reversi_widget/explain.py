@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .board import Board, Move
-from .errors import InvalidMoveError, ReversiError
+from .errors import InvalidMoveError, ReversiError, quote
 from .geometry import DIRECTIONS, geometry, squares_of
 from .i18n import check_language, translate
 from .rules import Rules
-from .squares import BLACK, COLOR_NAMES, WHITE, Color, Square, square_name
+from .squares import ASCII_SPACE, BLACK, COLOR_NAMES, WHITE, Color, Square, check_square, square_name
 
 if TYPE_CHECKING:
     from .svg import SvgImage
@@ -152,7 +152,7 @@ class Explanation:
             if item.direction == name:
                 return item
         if name not in DIRECTIONS:
-            raise ReversiError(f"unknown direction {name!r}: expected one of {', '.join(DIRECTIONS)}")
+            raise ReversiError(f"unknown direction {quote(name)}: expected one of {', '.join(DIRECTIONS)}")
         raise ReversiError(f"no direction is explained for {self._name('en')}: {self._why_no_directions()}")
 
     def _why_no_directions(self) -> str:
@@ -420,21 +420,17 @@ def _walk(size: int, own: int, other: int, square: Square, direction: str) -> Di
 def _square_of(board: Board, move: object) -> Square | None:
     """The square of a move given as a ``Move``, a name, ``"pass"`` or an int (None for a pass)."""
     if isinstance(move, int) and not isinstance(move, bool):
-        cells = board.size * board.size
-        if not 0 <= move < cells:
-            raise InvalidMoveError(
-                f"square {move} is off a {board.size}x{board.size} board: expected an int 0-{cells - 1}"
-            )
-        return move
+        return check_square(move, board.size)
     if isinstance(move, (Move, str)):
         return board.parse_move(move).square
-    raise InvalidMoveError(f"a move must be a square name like 'd3', a Move, a square int or 'pass', got {move!r}")
+    raise InvalidMoveError(f"a move must be a square name like 'd3', a Move, a square int or 'pass', got {quote(move)}")
 
 
 def _color_of(color: object) -> Color:
     """``BLACK``/``WHITE`` or their names."""
     if isinstance(color, bool):
         return color
-    if isinstance(color, str) and color.strip().lower() in ("black", "white"):
-        return BLACK if color.strip().lower() == "black" else WHITE
-    raise ReversiError(f"color must be BLACK, WHITE, 'black' or 'white', got {color!r}")
+    name = color.strip(ASCII_SPACE).lower() if isinstance(color, str) and color.isascii() else None
+    if name in ("black", "white"):
+        return BLACK if name == "black" else WHITE
+    raise ReversiError(f"color must be BLACK, WHITE, 'black' or 'white', got {quote(color)}")

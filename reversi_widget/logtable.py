@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .board import Move
-from .errors import InvalidMoveError, InvalidPositionError, ReversiError
+from .errors import InvalidMoveError, InvalidPositionError, ReversiError, quote
 from .game import Game
 from .notation import parse_transcript
 from .rules import FREE_START, GOALS, SCORINGS, START_LAYOUTS, Rules
@@ -49,8 +49,10 @@ COLUMNS = (
     "black_score, white_score, winner, date, year, event, source, metadata, added"
 )
 SELECT = f"SELECT id, {COLUMNS} FROM games"
-_YEAR_RE = re.compile(r"(?<!\d)(1[89]\d\d|2\d\d\d)(?!\d)")
-_VARIANT_SIZE_RE = re.compile(r"(\d+)x(\d+)\Z")
+# ASCII digits only: a year or size written in another script's digits is not read as one.
+_YEAR_RE = re.compile(r"(?<![0-9])(1[89][0-9][0-9]|2[0-9][0-9][0-9])(?![0-9])")
+_VARIANT_SIZE_RE = re.compile(r"([0-9]{1,2})x([0-9]{1,2})\Z")
+_BLANKS_RE = re.compile(r"[ \t\n\r\f\v]+")
 _VARIANT_KEYS = ("size", "start", "goal", "scoring", "supply")
 
 
@@ -62,13 +64,13 @@ def variant_label(size: int, goal: str, start: str) -> str:
 
 def check_game_id(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ReversiError(f"a game id is an int, got {value!r}")
+        raise ReversiError(f"a game id is an int, got {quote(value)}")
     return value
 
 
 def text_of(value: object, what: str) -> str:
     if not isinstance(value, str):
-        raise InvalidPositionError(f"{what} must be a string, got {value!r}")
+        raise InvalidPositionError(f"{what} must be a string, got {quote(value)}")
     return value
 
 
@@ -97,15 +99,15 @@ def recorded_from(conn: sqlite3.Connection, source: str) -> dict[tuple[Any, ...]
 def row_of(game: Game, source: str | None) -> tuple[Any, ...]:
     """The database row of a game, checked: a game without a result cannot be recorded."""
     if not isinstance(game, Game):
-        raise InvalidPositionError(f"expected a Game to record, got {type(game).__name__}: {game!r:.80}")
+        raise InvalidPositionError(f"expected a Game to record, got {type(game).__name__}: {quote(game)}")
     rules = game.rules
     result = game.result
     if result is None:
         outcome = game.outcome()
         if outcome is None:
             raise InvalidPositionError(
-                f"the game {game.black_player!r} vs {game.white_player!r} is not finished and has no recorded "
-                "result: play it to the end or set Game.result"
+                f"the game {quote(game.black_player)} vs {quote(game.white_player)} is not finished and has no "
+                "recorded result: play it to the end or set Game.result"
             )
         result = (outcome.black, outcome.white)
     if (
@@ -115,7 +117,7 @@ def row_of(game: Game, source: str | None) -> tuple[Any, ...]:
         or sum(result) > rules.size * rules.size
     ):
         raise InvalidPositionError(
-            f"result {result!r} is not (black discs, white discs) on a {rules.size}x{rules.size} board"
+            f"result {quote(result)} is not (black discs, white discs) on a {rules.size}x{rules.size} board"
         )
     black_score, white_score = result
     if black_score == white_score:
@@ -165,7 +167,7 @@ def filters(
         params += [text_of(player, "player"), player]
     if year is not None:
         if isinstance(year, bool) or not isinstance(year, int):
-            raise ReversiError(f"year must be an int like 1990, got {year!r}")
+            raise ReversiError(f"year must be an int like 1990, got {quote(year)}")
         clauses.append("year = ?")
         params.append(year)
     fields = variant_fields(variant) if variant is not None else {}
@@ -177,9 +179,9 @@ def filters(
         try:
             squares = parse_transcript(text_of(opening, "opening"), size)
         except InvalidMoveError as error:
-            raise InvalidMoveError(f"opening {opening!r}: {error}") from None
+            raise InvalidMoveError(f"opening {quote(opening)}: {error}") from None
         if not squares:
-            raise InvalidMoveError(f"opening {opening!r} has no moves: expected a transcript like 'f5d6c3'")
+            raise InvalidMoveError(f"opening {quote(opening)} has no moves: expected a transcript like 'f5d6c3'")
         prefix = " ".join("pass" if sq is None else square_name(sq, size) for sq in squares)
         clauses.append("(moves = ? OR substr(moves, 1, ?) = ?)")
         params += [prefix, len(prefix) + 1, prefix + " "]
@@ -210,12 +212,14 @@ def variant_fields(variant: Rules | str | Mapping[str, Any]) -> dict[str, Any]:
             raise ReversiError(f"variant keys must be among {_VARIANT_KEYS}, got {sorted(unknown)}")
         return dict(variant)
     if not isinstance(variant, str) or not variant.strip():
-        raise ReversiError(f"variant must be Rules, a mapping or a name like '8x8 inverted', got {variant!r}")
+        raise ReversiError(f"variant must be Rules, a mapping or a name like '8x8 inverted', got {quote(variant)}")
     fields: dict[str, Any] = {}
-    for word in variant.lower().split():
+    for word in _BLANKS_RE.split(variant.lower() if variant.isascii() else variant):
+        if not word:
+            continue
         if m := _VARIANT_SIZE_RE.match(word):
             if m.group(1) != m.group(2):
-                raise ReversiError(f"variant {variant!r}: boards are square, got {word!r}")
+                raise ReversiError(f"variant {quote(variant)}: boards are square, got {quote(word)}")
             fields["size"] = int(m.group(1))
         elif word in GOALS:
             fields["goal"] = word
@@ -225,7 +229,8 @@ def variant_fields(variant: Rules | str | Mapping[str, Any]) -> dict[str, Any]:
             fields["scoring"] = word
         else:
             raise ReversiError(
-                f"variant {variant!r}: {word!r} is not a size (8x8), goal {GOALS}, start or scoring {SCORINGS}"
+                f"variant {quote(variant)}: {quote(word)} is not a size (8x8), goal {GOALS}, start "
+                f"or scoring {SCORINGS}"
             )
     return fields
 
@@ -238,7 +243,7 @@ def game_of(row: Sequence[Any]) -> Game:
         rules = Rules(size=size, start=start, goal=goal, scoring=scoring, supply=supply)
         meta = json.loads(metadata)
         if not isinstance(meta, dict):
-            raise InvalidPositionError(f"metadata is not an object: {metadata[:60]!r}")
+            raise InvalidPositionError(f"metadata is not an object: {quote(metadata)}")
         meta = {str(k): str(v) for k, v in meta.items()}
         meta.update(id=str(game_id), source=source)
         return Game(

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import InvalidMoveError, InvalidPositionError
-from .squares import BLACK, LETTERS, MAX_SIZE, MIN_SIZE, WHITE, Color, parse_square
+from .errors import InvalidMoveError, InvalidPositionError, cut, quote
+from .squares import ASCII_SPACE, BLACK, LETTERS, MAX_SIZE, MIN_SIZE, WHITE, Color, parse_square
 
 _BLACK_CHARS = "Xx*"
 _WHITE_CHARS = "Oo"
@@ -32,13 +32,21 @@ class ParsedPosition:
     supply: tuple[int, int] | None  # (black's, white's) remaining discs
 
 
-def _show(text: str) -> str:
-    return repr(text if len(text) <= 80 else text[:77] + "...")
+# Text forms are ASCII: blanks, line breaks, digits and letters are matched as ASCII only
+# (``re.ASCII``, no ``str.isdigit``, no case folding of other scripts), so an Arabic-Indic
+# digit, a no-break space or the Kelvin sign is refused instead of read as its look-alike.
+_BLANKS_RE = re.compile(r"[ \t\n\r\f\v]+")
+_LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+_COUNT_RE = re.compile(r"[0-9]{1,3}\Z")
 
 
-def _cut(text: str, limit: int = 12) -> str:
-    """A piece of the input as messages quote it unquoted: long pieces cut short."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _words(text: str) -> list[str]:
+    """``text.split()`` for ASCII blanks only."""
+    return [word for word in _BLANKS_RE.split(text) if word]
+
+
+def _side(word: str) -> Color | None:
+    return _SIDE.get(word.lower()) if word.isascii() else None
 
 
 def parse_position(text: str, size: int | None = None) -> ParsedPosition:
@@ -47,7 +55,7 @@ def parse_position(text: str, size: int | None = None) -> ParsedPosition:
         raise InvalidPositionError(f"a position must be a string, got {type(text).__name__}")
     if len(text) > _MAX_TEXT:
         raise InvalidPositionError(f"position text of {len(text)} characters is too long to be a board")
-    if "\n" in text.strip():
+    if "\n" in text.strip(ASCII_SPACE):
         return _parse_diagram(text, size)
     return _parse_line(text, size)
 
@@ -68,30 +76,31 @@ def _cells(chars: str, where: str) -> tuple[int, int]:
 
 def _parse_side_and_supply(words: list[str], text: str) -> tuple[Color, tuple[int, int] | None]:
     if not words:
-        raise InvalidPositionError(f"{_show(text)} does not say whose turn it is: end it with X or O")
-    side = _SIDE.get(words[0].lower())
+        raise InvalidPositionError(f"{quote(text)} does not say whose turn it is: end it with X or O")
+    side = _side(words[0])
     if side is None:
-        raise InvalidPositionError(f"{_show(text)}: side to move {_show(words[0])} must be X (black) or O (white)")
+        raise InvalidPositionError(f"{quote(text)}: side to move {quote(words[0])} must be X (black) or O (white)")
     rest = words[1:]
     if not rest:
         return side, None
-    if len(rest) != 2 or not all(w.isdigit() and len(w) <= 3 for w in rest):
+    if len(rest) != 2 or not all(_COUNT_RE.match(w) for w in rest):
         raise InvalidPositionError(
-            f"{_show(text)}: after the side to move expected nothing or two supply counts, got {_show(' '.join(rest))}"
+            f"{quote(text)}: after the side to move expected nothing or two supply counts (0 to 999), "
+            f"got {quote(' '.join(rest))}"
         )
     return side, (int(rest[0]), int(rest[1]))
 
 
 def _parse_line(text: str, size: int | None) -> ParsedPosition:
-    body = text.strip().rstrip(";").strip()
+    body = text.strip(ASCII_SPACE).rstrip(";").strip(ASCII_SPACE)
     board_part, _, tail = body.partition(" ")
     n = size if size is not None else _infer_size(len(board_part), text)
     if len(board_part) != n * n:
         raise InvalidPositionError(
-            f"{_show(text)} has {len(board_part)} squares; a {n}x{n} board needs {n * n}, then the side to move"
+            f"{quote(text)} has {len(board_part)} squares; a {n}x{n} board needs {n * n}, then the side to move"
         )
-    black, white = _cells(board_part, _show(text))
-    turn, supply = _parse_side_and_supply(tail.split(), text)
+    black, white = _cells(board_part, quote(text))
+    turn, supply = _parse_side_and_supply(_words(tail), text)
     return ParsedPosition(n, black, white, turn, supply)
 
 
@@ -100,24 +109,24 @@ def _infer_size(cells: int, text: str) -> int:
         if n * n == cells:
             return n
     raise InvalidPositionError(
-        f"{_show(text)} has {cells} squares, which is no board: expected 16, 36, 64, ... 256 squares "
+        f"{quote(text)} has {cells} squares, which is no board: expected 16, 36, 64, ... 256 squares "
         "(an even size from 4x4 to 16x16), then the side to move"
     )
 
 
-_ROW_RE = re.compile(r"\s*(\d+)\s+(.*?)\s*(?:\d+)?\s*\Z")
-_TURN_RE = re.compile(r"\s*(black|white|x|o)\b.*\bto move\s*\Z", re.IGNORECASE)
-_SUPPLY_RE = re.compile(r"\s*supply:\s*black\s+(\d{1,3}),\s*white\s+(\d{1,3})\s*\Z", re.IGNORECASE)
-_HEADER_RE = re.compile(r"\s*([a-p](\s+[a-p])*)\s*\Z")
+_ROW_RE = re.compile(r"\s*([0-9]+)\s+(.*?)\s*(?:[0-9]+)?\s*\Z", re.ASCII)
+_TURN_RE = re.compile(r"\s*(black|white|x|o)\b.*\bto move\s*\Z", re.IGNORECASE | re.ASCII)
+_SUPPLY_RE = re.compile(r"\s*supply:\s*black\s+([0-9]{1,3}),\s*white\s+([0-9]{1,3})\s*\Z", re.IGNORECASE | re.ASCII)
+_HEADER_RE = re.compile(r"\s*([a-p](\s+[a-p])*)\s*\Z", re.ASCII)
 
 
 def _parse_diagram(text: str, size: int | None) -> ParsedPosition:
     rows: list[str] = []
     turn: Color | None = None
     supply: tuple[int, int] | None = None
-    for number, line in enumerate(text.splitlines(), 1):
-        where = f"diagram line {number} {_show(line)}"
-        if not line.strip() or _HEADER_RE.match(line):
+    for number, line in enumerate(_LINE_BREAK_RE.split(text), 1):
+        where = f"diagram line {number} {quote(line)}"
+        if not line.strip(ASCII_SPACE) or _HEADER_RE.match(line):
             continue
         if m := _TURN_RE.match(line):
             turn = _SIDE[m.group(1).lower()]
@@ -125,7 +134,7 @@ def _parse_diagram(text: str, size: int | None) -> ParsedPosition:
             supply = (int(m.group(1)), int(m.group(2)))
         elif m := _ROW_RE.match(line):
             if int(m.group(1)) != len(rows) + 1:
-                raise InvalidPositionError(f"{where}: expected row {len(rows) + 1}, found row {_cut(m.group(1))}")
+                raise InvalidPositionError(f"{where}: expected row {len(rows) + 1}, found row {cut(m.group(1), 12)}")
             cells = m.group(2).replace(" ", "")
             if bad := set(cells) - set(_BLACK_CHARS + _WHITE_CHARS + _EMPTY_CHARS):
                 raise InvalidPositionError(f"{where}: {sorted(bad)[0]!r} is not a disc: expected X, O or -")
@@ -168,8 +177,8 @@ def format_diagram(size: int, black: int, white: int, turn: Color, supply: tuple
 
 _PASS = r"(pass|pa|ps|--)"
 # On boards of up to 9 rows a square has one digit, so "a10" is never read as one square there.
-_TOKEN_SMALL = re.compile(rf"\s*(?:{_PASS}|([a-p][1-9]))", re.IGNORECASE)
-_TOKEN_LARGE = re.compile(rf"\s*(?:{_PASS}|([a-p](?:1[0-9]|[1-9])))", re.IGNORECASE)
+_TOKEN_SMALL = re.compile(rf"\s*(?:{_PASS}|([a-p][1-9]))", re.IGNORECASE | re.ASCII)
+_TOKEN_LARGE = re.compile(rf"\s*(?:{_PASS}|([a-p](?:1[0-9]|[1-9])))", re.IGNORECASE | re.ASCII)
 _MAX_TRANSCRIPT = 4 * MAX_SIZE * MAX_SIZE * 3  # generous: every square plus passes, with spaces
 
 
@@ -181,13 +190,13 @@ def parse_transcript(text: str, size: int) -> list[int | None]:
         raise InvalidMoveError(f"transcript of {len(text)} characters is longer than any game")
     token_re = _TOKEN_SMALL if size <= 9 else _TOKEN_LARGE
     out: list[int | None] = []
-    body = text.rstrip()
+    body = text.rstrip(ASCII_SPACE)
     pos = 0
     while pos < len(body):
         m = token_re.match(body, pos)
         if m is None:
             raise InvalidMoveError(
-                f"transcript {_show(text)}: cannot read {_show(body[pos : pos + 6].strip())} at character "
+                f"transcript {quote(text)}: cannot read {quote(body[pos : pos + 6].strip(ASCII_SPACE))} at character "
                 f"{pos + 1}: expected a square like 'f5' or 'pass'"
             )
         if m.group(1):
@@ -196,6 +205,6 @@ def parse_transcript(text: str, size: int) -> list[int | None]:
             try:
                 out.append(parse_square(m.group(2), size))
             except InvalidMoveError as error:
-                raise InvalidMoveError(f"transcript {_show(text)}, move {len(out) + 1}: {error}") from None
+                raise InvalidMoveError(f"transcript {quote(text)}, move {len(out) + 1}: {error}") from None
         pos = m.end()
     return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import InvalidMoveError
+from .errors import InvalidMoveError, InvalidPositionError, quote
 
 Color = bool
 BLACK: Color = True
@@ -21,39 +21,63 @@ MIN_SIZE = 4
 MAX_SIZE = 16
 LETTERS = "abcdefghijklmnop"
 
-_SQUARE_RE = re.compile(r"([a-p])([1-9][0-9]?)\Z")
+#: The blanks a text form may have around its words: ASCII only, like everything else in them.
+ASCII_SPACE = " \t\n\r\f\v"
+
+# A letter of either case and one or two ASCII digits: no case folding (which reads the
+# Kelvin sign as k) and no \d (which reads Arabic-Indic digits as 0-9).
+_SQUARE_RE = re.compile(r"([a-pA-P])([1-9][0-9]?)\Z")
 
 
 def check_size(size: object) -> int:
-    """Return ``size`` if it is a playable board size (even, 4 to 16), else raise."""
+    """Return ``size`` if it is a playable board size (even, 4 to 16), else raise
+    ``InvalidPositionError``."""
     if isinstance(size, bool) or not isinstance(size, int):
-        raise ValueError(f"board size must be an int, got {size!r}")
+        raise InvalidPositionError(f"board size must be an int, got {quote(size)}")
     if size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
-        raise ValueError(f"board size must be even and between 4 and 16, got {size}")
+        raise InvalidPositionError(f"board size must be even and between 4 and 16, got {quote(size)}")
     return size
+
+
+def check_square(square: object, size: int) -> Square:
+    """Return ``square`` if it is a square of a ``size`` x ``size`` board.
+
+    A wrong type (a float, a name, a bool: ``True`` is not b1) is a ``TypeError``; an int
+    off the board is an ``InvalidMoveError``."""
+    if type(square) is not int:
+        if isinstance(square, bool) or not isinstance(square, int):
+            hint = f" (use parse_square({quote(square)}) for a name)" if isinstance(square, str) else ""
+            raise TypeError(f"a square is an int 0-{size * size - 1}, got {quote(square)}{hint}")
+        square = int(square)
+    if not 0 <= square < size * size:
+        raise InvalidMoveError(
+            f"square {quote(square)} is off a {size}x{size} board: expected an int 0-{size * size - 1}"
+        )
+    return square
 
 
 def square_name(square: Square, size: int = 8) -> str:
     """``square_name(19) == "d3"`` on 8x8."""
-    if not 0 <= square < size * size:
-        raise InvalidMoveError(f"square index {square!r} is off a {size}x{size} board")
-    row, col = divmod(square, size)
+    row, col = divmod(check_square(square, check_size(size)), size)
     return f"{LETTERS[col]}{row + 1}"
 
 
 def parse_square(name: str, size: int = 8) -> Square:
     """``parse_square("d3") == 19`` on 8x8; raises ``InvalidMoveError`` for anything else."""
     if not isinstance(name, str):
-        raise InvalidMoveError(f"a square name must be a string like 'd3', got {name!r}")
-    match = _SQUARE_RE.match(name.strip().lower())
+        raise InvalidMoveError(f"a square name must be a string like 'd3', got {quote(name)}")
+    check_size(size)
+    match = _SQUARE_RE.match(name.strip(ASCII_SPACE))
     if match is None:
         raise InvalidMoveError(
-            f"{name!r} is not a square name: expected a letter a-{LETTERS[size - 1]} and a row 1-{size}, like 'd3'"
+            f"{quote(name)} is not a square name: expected a letter a-{LETTERS[size - 1]} and a row 1-{size}, like 'd3'"
         )
-    col = LETTERS.index(match.group(1))
+    col = LETTERS.index(match.group(1).lower())
     row = int(match.group(2)) - 1
     if col >= size or not 0 <= row < size:
-        raise InvalidMoveError(f"{name!r} is off a {size}x{size} board: columns a-{LETTERS[size - 1]}, rows 1-{size}")
+        raise InvalidMoveError(
+            f"{quote(name)} is off a {size}x{size} board: columns a-{LETTERS[size - 1]}, rows 1-{size}"
+        )
     return row * size + col
 
 

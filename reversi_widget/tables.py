@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from html import escape as html_escape
 from typing import TYPE_CHECKING, Any
 
+from .errors import ReversiError, quote
+
 if TYPE_CHECKING:
     from .svg import SvgImage
 
@@ -24,7 +26,7 @@ class Table:
         self.max_rows = max_rows
         for row in self.rows:
             if len(row) != len(self.columns):
-                raise ValueError(f"row {row!r} has {len(row)} cells for {len(self.columns)} columns")
+                raise ReversiError(f"row {quote(row)} has {len(row)} cells for {len(self.columns)} columns")
 
     def __len__(self) -> int:
         return len(self.rows)

@@ -264,3 +264,110 @@ def test_a_position_without_rules_brings_its_own_size() -> None:
     assert board.size == 4 and board.rules == Rules(size=4)
     with pytest.raises(InvalidPositionError, match="16 squares"):
         Board("XX-O" + "-" * 12 + " X", rules=Rules())
+
+
+# -- hand-built moves and squares (issue 14, class 4) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "words"),
+    [
+        ((64,), InvalidMoveError, "square 64 is off a 8x8 board"),
+        ((-1,), InvalidMoveError, "square -1 is off"),
+        ((16, 4), InvalidMoveError, "off a 4x4 board"),
+        ((10**5000,), InvalidMoveError, "an int of 16610 bits"),
+        ((19, 7), InvalidMoveError, "even size 4 to 16, got size 7"),
+        ((None, 18), InvalidMoveError, "got size 18"),
+        ((19.0,), TypeError, "a square is an int 0-63, got 19.0"),
+        (("d3",), TypeError, r"Move.from_name\('d3'\)"),
+        ((True,), TypeError, "got True"),  # bool is not an int here: True is not b1
+        ((19, 8.0), TypeError, "board size is an int, got 8.0"),
+        ((19, True), TypeError, "got True"),
+    ],
+)
+def test_a_move_is_always_a_square_of_some_board(args: tuple[object, ...], error: type, words: str) -> None:
+    with pytest.raises(error, match=words):
+        Move(*args)  # type: ignore[arg-type]
+
+
+def test_a_move_made_any_other_way_is_checked_too() -> None:
+    import copy
+    import pickle
+
+    move = Move(D3)
+    assert pickle.loads(pickle.dumps(move)) == move == copy.deepcopy(move)
+    assert move._replace(square=20) == Move(20)
+    with pytest.raises(InvalidMoveError, match="square 64"):
+        move._replace(square=64)
+    with pytest.raises(InvalidMoveError):
+        Move._make([99, 8])
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda b: b.disc_at(64), InvalidMoveError, "square 64 is off a 8x8 board"),
+        (lambda b: b.disc_at(-1), InvalidMoveError, "square -1"),
+        (lambda b: b.disc_at(True), TypeError, "got True"),
+        (lambda b: b.disc_at(27.0), TypeError, "got 27.0"),
+        (lambda b: b.flips(Move(80, 10)), InvalidMoveError, "10x10 board, this one is 8x8"),
+        (lambda b: b.push(Move(80, 10)), InvalidMoveError, "10x10 board"),
+        (lambda b: b.parse_move(Move(3, 4)), InvalidMoveError, "4x4 board"),
+        (lambda b: rw.explain(b, 64), InvalidMoveError, "square 64 is off"),
+        (lambda b: rw.explain(b, Move(99, 10)), InvalidMoveError, "10x10 board"),
+    ],
+)
+def test_a_board_refuses_a_square_outside_its_size(call: object, error: type, words: str) -> None:
+    board = Board.from_transcript("f5")
+    before = (board.to_string(), list(board.move_stack))
+    with pytest.raises(error, match=words):
+        call(board)  # type: ignore[operator]
+    assert (board.to_string(), list(board.move_stack)) == before
+    assert board.disc_at(63) is None and board.disc_at("d4") == WHITE  # the real squares still answer
+
+
+# -- a failed call changes nothing (issue 14, class 1) ---------------------------------------
+
+
+def test_a_refused_position_keeps_the_board_and_its_moves() -> None:
+    """The example of issue 14: the discs and the turn were written before the supplies were
+    checked, so the move stack then popped into a corrupt position."""
+    board = Board(rules=Rules(supply=32))
+    board.push("f5")
+    before = (board.to_string(), list(board.move_stack), board.root().to_string())
+    with pytest.raises(InvalidPositionError, match="cannot cover the 64 empty squares"):
+        board.set_position("-" * 64 + " X 0 0")
+    assert (board.to_string(), list(board.move_stack), board.root().to_string()) == before
+    board.pop()
+    assert board == Board(rules=Rules(supply=32))
+
+
+# -- ASCII only, and the package's own errors (issue 14, classes 2 and 3) ---------------------
+
+
+SUPPLY_DIAGRAM = str(Board(rules=Rules(4, supply=8)))  # ends "supply: black 6, white 6"
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: parse_square("\u212a1", 16), "not a square name"),  # the Kelvin sign is not k
+        (lambda: Board.from_transcript("f5\u212a1", rules=Rules(size=16)), "cannot read"),
+        (lambda: parse_square("d\u0663"), "not a square name"),  # an Arabic-Indic 3
+        (lambda: parse_square("\uff44\uff13"), "not a square name"),  # fullwidth d3
+        (lambda: Board.from_transcript("f5\u00a0d6"), "cannot read"),  # a no-break space
+        (lambda: Board.from_string("-" * 16 + " X \u0663\u0660 \u0663\u0660", rules=Rules(4, supply=8)), "supply"),
+        (lambda: Board.from_string("-" * 16 + " X \u00b2 \u00b2", rules=Rules(4, supply=8)), "supply"),  # superscript
+        (lambda: Board.from_string("-" * 16 + " X \u2460 \u2460", rules=Rules(4, supply=8)), "supply"),  # circled
+        (lambda: Board.from_string("-" * 16 + "\u00a0X"), "squares"),
+        (lambda: Board.from_string("\u0661 - - - -\n2 - - - -\n3 - - - -\n4 - - - -\nblack to move"), "line 1"),
+        (lambda: Board.from_string("1 - - - -\u20282 - - - -\n3 - - - -\n4 - - - -\nblack to move"), "line 1"),
+        (
+            lambda: Board(str(Board(rules=Rules(4, supply=8))).replace("6", "\u0666"), rules=Rules(4, supply=8)),
+            "line 7",
+        ),
+    ],
+)
+def test_non_ascii_look_alikes_are_refused_with_the_package_error(call: object, words: str) -> None:
+    with pytest.raises(rw.ReversiError, match=words):
+        call()  # type: ignore[operator]

@@ -1,17 +1,37 @@
-"""Property tests: random games on every kind of board, checked against a plain reference."""
+"""Property tests: random games on every kind of board, checked against a plain reference, and
+hostile input, each class of defect of issue 14 as a property that would have caught it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from reversi_widget import BLACK, Board, IllegalMoveError, Rules, perft
+from reversi_widget import (
+    BLACK,
+    Board,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    ReversiError,
+    Rules,
+    explain,
+    parse_square,
+    perft,
+    read_ggf_games,
+    square_name,
+)
 from reversi_widget.geometry import DIRECTIONS
+from reversi_widget.logtable import filters, variant_fields
+from reversi_widget.notation import parse_position, parse_transcript
 
 
 @st.composite
-def rules_strategy(draw: st.DrawFn) -> Rules:
-    size = draw(st.sampled_from([4, 6, 8, 10]))
+def rules_strategy(draw: st.DrawFn, size: int | None = None) -> Rules:
+    size = size or draw(st.sampled_from([4, 6, 8, 10]))
     return Rules(
         size=size,
         start=draw(st.sampled_from(["standard", "mirrored", "parallel-left", "parallel-top", "free"])),
@@ -47,9 +67,9 @@ def reference_moves(board: Board) -> set[int]:
 
 
 @st.composite
-def games(draw: st.DrawFn) -> Board:
+def games(draw: st.DrawFn, size: int | None = None) -> Board:
     """A board after a random number of random legal moves (forced passes played)."""
-    board = Board(rules=draw(rules_strategy()))
+    board = Board(rules=draw(rules_strategy(size)))
     for _ in range(draw(st.integers(0, board.size**2))):
         if board.is_game_over():
             break
@@ -169,3 +189,271 @@ def test_supply_always_covers_the_empty_squares(board: Board) -> None:
     # With half the squares' discs each, the supplies always hold exactly the empties' worth.
     assert black + white == board.empty_count()
     assert board.count(BLACK) + board.count(not BLACK) + black + white == board.size**2
+
+
+# -- hostile input (issue 14): each class of defect as a property -------------------------
+
+#: Non-ASCII characters that look like an ASCII one of a text form, or fold to one.
+LOOK_ALIKES: dict[str, str] = {
+    **{d: f"{chr(0x660 + int(d))}{chr(0xFF10 + int(d))}{chr(0x966 + int(d))}" for d in "0123456789"},
+    **{c: chr(0xFF41 + ord(c) - ord("a")) + chr(0xFF21 + ord(c) - ord("a")) for c in "abcdefghijklmnop"},
+    "k": "\u212a\uff4b",  # the Kelvin sign folds to k
+    "s": "\u017f\uff53",  # the long s folds to s
+    "X": "\u0425\u03a7\uff38",
+    "O": "\u041e\u039f\uff2f",
+    "-": "\u2010\u2212\uff0d",
+    " ": "\u00a0\u2003\u3000\u2028\u0085",
+    "\n": "\u2028\u2029\u0085",
+}
+ODD_CHARACTERS = "".join(LOOK_ALIKES.values()) + "\u00b2\u2460\u200b\ufeff\x00"
+
+
+def hostile_text() -> st.SearchStrategy[str]:
+    """Text made of a format's own characters and their look-alikes."""
+    return st.text(alphabet=st.sampled_from("abcdefghpXxOo*-.; \n\t0123456789" + ODD_CHARACTERS), max_size=40)
+
+
+def look_alike(text: str, index: int, pick: int) -> str | None:
+    """``text`` with its character at ``index`` replaced by a look-alike (None if it has none)."""
+    options = LOOK_ALIKES.get(text[index]) or LOOK_ALIKES.get(text[index].lower())
+    if not options:
+        return None
+    return text[:index] + options[pick % len(options)] + text[index + 1 :]
+
+
+def state(board: Board) -> tuple[object, ...]:
+    """Everything a board holds, the moves it can take back included."""
+    return (board.rules, board.bitboards(), board.turn, board.supply, list(board.move_stack), list(board._undo),
+            board._initial)  # fmt: skip
+
+
+@st.composite
+def failing_calls(draw: st.DrawFn, board: Board) -> tuple[str, Callable[[Board], object]]:
+    """A call of a mutating method of ``board`` that its rules or the text forms refuse."""
+    other = draw(games(draw(st.sampled_from([board.size, board.size, board.size, 4]))))
+    kind = draw(st.sampled_from(["position", "position", "move", "pass", "transcript"]))
+    if kind == "position":
+        text = draw(st.sampled_from([other.to_string(), str(other)]))
+        edit = draw(st.sampled_from(["look-alike", "supply", "supply", "cut", "other"]))
+        if edit == "look-alike":
+            at = draw(st.integers(0, len(text) - 1))
+            text = look_alike(text, at, draw(st.integers(0, 4))) or text[:at]
+        elif edit == "supply":  # counts the rules have no supply for, or too few for the empties
+            words = other.to_string().split()[:2]
+            counts = draw(st.sampled_from(["0 0", "1 0", "2 3", "999", "x y", "\u0663 \u0663", "\u00b2 \u2460"]))
+            text = " ".join([*words, counts])
+        elif edit == "cut":
+            text = text[: draw(st.integers(0, len(text) - 1))]
+        return f"set_position({text!r})", lambda b: b.set_position(text)
+    if kind == "move":
+        move = draw(
+            st.one_of(
+                st.sampled_from(["a1", "q1", "d33", "", "pass", "\u212a1", "d\u0663", "a\u00a01"]),
+                st.integers(-300, 300),
+                st.builds(Move, st.integers(0, 15), st.just(4)),
+                st.builds(Move, st.integers(0, 255), st.just(16)),
+                st.none(),
+                st.floats(),
+            )
+        )
+        return f"push({move!r})", lambda b: b.push(move)  # type: ignore[arg-type]
+    if kind == "pass":
+        return "push_pass()", lambda b: b.push_pass()
+    moves = board.copy()
+    text = ""
+    for _ in range(draw(st.integers(0, 6))):
+        if moves.is_game_over():
+            break
+        move = moves.legal_moves and draw(st.sampled_from(list(moves.legal_moves)))
+        moves.push(move if move else Move.null(board.size))
+        text += str(move) if move else "pass"
+    text += draw(st.sampled_from(["a1", "zz", "pass", "q9", "\u212a1", "d\u0663", "p16p16"]))
+    return f"push_transcript({text!r})", lambda b: b.push_transcript(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(games(), st.data())
+def test_a_refused_call_leaves_the_board_exactly_as_it_was(board: Board, data: st.DataObject) -> None:
+    """Class 1: every mutating method checks everything before it changes anything."""
+    what, call = data.draw(failing_calls(board))
+    before = state(board)
+    copy = board.copy()
+    try:
+        call(board)
+    except (ReversiError, TypeError):
+        pass
+    else:
+        return  # not a failing call after all (a look-alike-free cut can still be a position)
+    assert state(board) == before, what
+    while copy.move_stack:  # and every move still takes back to the same positions
+        assert board.pop() == copy.pop() and board == copy, what
+    assert board.ply == 0 and board == copy
+
+
+PARSERS: list[tuple[str, Callable[[str], object]]] = [
+    ("parse_square", lambda t: parse_square(t, 16)),
+    ("Move.from_name", lambda t: Move.from_name(t, 10)),
+    ("parse_transcript", lambda t: parse_transcript(t, 8)),
+    ("parse_position", parse_position),
+    ("Board", lambda t: Board(t, rules=Rules(4, supply=8))),
+    ("Rules", lambda t: Rules(size=4, start=t, supply=8)),
+    ("read_ggf_games", lambda t: read_ggf_games(f"(;GM[Othello]TY[{t}]BO[{t}]B[{t}];)")),
+    ("GameLog variant", lambda t: variant_fields(t)),
+    ("explain colour", lambda t: explain(Board(), "d3", color=t)),
+]
+
+
+#: A good text of each parser's format, to damage.
+GOOD_TEXTS = {
+    "parse_square": ["d3", "p16", "J10"],
+    "Move.from_name": ["pass", "d3", "P16"],
+    "parse_transcript": ["f5d6c3d3", "f5 d6 PASS c3"],
+    "parse_position": ["-" * 16 + " X 8 8", "-" * 64 + " O", str(Board(rules=Rules(4, supply=8)))],
+    "Board": ["-" * 16 + " X 8 8", str(Board(rules=Rules(4, supply=8)))],
+    "Rules": ["-" * 16 + " X 8 8", "standard"],
+    "read_ggf_games": ["8", "8a", "4 ---- -OX- -XO- ---- *", "d3"],
+    "GameLog variant": ["8x8 inverted free", "10x10 classic"],
+    "explain colour": ["black", " WHITE "],
+}
+DIGIT_LIKE = "\u00b2\u2460\u2467\u0663\u06f8\uff18\u0968\U0001d7d8"  # ², ①, ⑧, Arabic-Indic, ...
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(PARSERS), st.data())
+def test_damaged_text_is_read_or_refused_with_the_package_error(
+    parser: tuple[str, Callable[[str], object]], data: st.DataObject
+) -> None:
+    """Class 2: nothing but a ``ReversiError`` escapes, whatever replaces a character of a good
+    text: digits of other scripts, ``²`` and ``①`` (which ``str.isdigit`` accepts and ``int`` not)."""
+    name, parse = parser
+    text = data.draw(st.sampled_from(GOOD_TEXTS[name]))
+    for _ in range(data.draw(st.integers(1, 3))):
+        digits = [i for i, c in enumerate(text) if c.isdigit()]
+        at = data.draw(st.sampled_from(digits) if digits and data.draw(st.booleans()) else st.integers(0, len(text)))
+        odd = data.draw(st.sampled_from(DIGIT_LIKE) if text[at : at + 1].isdigit() else st.sampled_from(ODD_CHARACTERS))
+        text = text[:at] + odd + text[at + data.draw(st.integers(0, 1)) :]
+    try:
+        parse(text)
+    except ReversiError:
+        pass
+    except Exception as error:
+        raise AssertionError(f"{name}({text!r}) raised {type(error).__name__}: {error}") from error
+
+
+@settings(max_examples=300, deadline=None)
+@given(games(), st.data())
+def test_a_look_alike_in_a_text_form_is_refused(board: Board, data: st.DataObject) -> None:
+    """Class 3: a non-ASCII character in place of an ASCII one is never read as that one."""
+    texts = [board.to_string(), str(board), square_name(data.draw(st.integers(0, board.size**2 - 1)), board.size)]
+    if board.move_stack:
+        texts.append(board.transcript(passes=True))
+    text = data.draw(st.sampled_from(texts))
+    at = data.draw(st.integers(0, len(text) - 1))
+    mutated = look_alike(text, at, data.draw(st.integers(0, 4)))
+    assume(mutated is not None)
+    assert mutated is not None
+    if text == str(board) and mutated.splitlines()[-1 if board.supply is None else -2] != text.splitlines()[-1]:
+        assume("to move" not in text.splitlines()[text[:at].count("\n")])  # that line's middle is free text
+    with pytest.raises(ReversiError):
+        if text == board.transcript(passes=True):
+            Board.from_transcript(mutated, rules=board.rules)
+        elif len(text) <= 3:
+            parse_square(mutated, board.size)
+        else:
+            Board(mutated, rules=board.rules)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(st.integers(-1000, 1000), st.integers(), st.none(), st.booleans(), st.floats(), st.text(max_size=4)),
+    st.one_of(st.integers(-20, 40), st.booleans(), st.floats(), st.text(max_size=2), st.none()),
+)
+def test_a_move_is_a_square_of_some_board_or_refused(square: object, size: object) -> None:
+    """Class 4: ``Move`` refuses what is no square with ``InvalidMoveError`` or a ``TypeError``."""
+    try:
+        move = Move(square, size)  # type: ignore[arg-type]
+    except (InvalidMoveError, TypeError) as error:
+        assert len(str(error)) < 200
+        return
+    assert type(move.size) is int and move.size in range(4, 17, 2)
+    assert move.square is None or (type(move.square) is int and 0 <= move.square < move.size**2)
+    assert Board(rules=Rules(size=move.size)).parse_move(move) == move
+
+
+@settings(max_examples=200, deadline=None)
+@given(games(), st.integers(-(2**70), 2**70) | st.integers(-600, 600))
+def test_a_board_answers_for_its_squares_and_refuses_the_rest(board: Board, square: int) -> None:
+    """Class 4: every method taking a square refuses one off this board, with the package's error."""
+    cells = board.size**2
+    if 0 <= square < cells:
+        assert board.disc_at(square) in (BLACK, not BLACK, None)
+        return
+    before = state(board)
+    for call in (board.disc_at, lambda sq: explain(board, sq), lambda sq: square_name(sq, board.size)):
+        with pytest.raises(InvalidMoveError, match=f"off a {board.size}x{board.size} board"):
+            call(square)
+    other = 4 if board.size != 4 else 6
+    for call in (board.push, board.flips, lambda m: explain(board, m)):
+        with pytest.raises(InvalidMoveError, match=f"{other}x{other} board"):
+            call(Move(square % other**2, other))
+    assert state(board) == before
+
+
+@st.composite
+def rules_values(draw: st.DrawFn) -> dict[str, object]:
+    """Keyword arguments for ``Rules``: custom starts of a position of the size, with or without
+    supply counts (which may not cover the empties), under rules with or without a supply."""
+    size = draw(st.sampled_from([4, 6, 8]))
+    start = draw(st.sampled_from(["standard", "free", "custom", "custom", "custom"]))
+    if start == "custom":
+        words = draw(games(draw(st.sampled_from([size, size, size, 4])))).to_string().split()[:2]
+        counts = draw(
+            st.one_of(st.just(""), st.tuples(st.integers(0, 300), st.integers(0, 300)).map("{0[0]} {0[1]}".format))
+        )
+        start = " ".join([*words, counts]).strip()
+    return {"size": size, "start": start, "supply": draw(st.sampled_from([None, size * size // 2, size * size]))}
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules_values())
+def test_rules_that_are_made_make_a_board(values: dict[str, object]) -> None:
+    """Class 7: ``Rules`` refuses a start no ``Board`` can use, so every ``Rules`` makes one."""
+    try:
+        rules = Rules(**values)  # type: ignore[arg-type]
+    except InvalidPositionError:
+        return
+    board = Board(rules=rules)
+    assert board.rules == rules and Board(board.to_string(), rules=rules) == board
+
+
+LONG = 4_000
+
+
+@settings(max_examples=60, deadline=None)
+@given(hostile_text().filter(bool), st.data())
+def test_every_refusal_quotes_its_input_in_part(seed: str, data: st.DataObject) -> None:
+    """Class 8: a 4,000-character input, or a huge int, is quoted in a few dozen characters."""
+    text = (seed * (LONG // len(seed) + 1))[:LONG]
+    huge = data.draw(st.sampled_from([10**5000, -(10**5000), 2**200]))
+    calls: list[Callable[[], object]] = [
+        *(lambda parse=parse: parse(text) for _, parse in PARSERS),
+        lambda: read_ggf_games(f"(;GM[{text}];)"),
+        lambda: read_ggf_games("(;" + "PB" * (LONG // 2) + ";)"),
+        lambda: Rules(goal=text),
+        lambda: Rules(scoring=text),
+        lambda: Rules(size=huge),
+        lambda: Rules(supply=huge),
+        lambda: Move(huge),
+        lambda: Move(19, huge),
+        lambda: Board().disc_at(huge),
+        lambda: Board().push(huge),  # type: ignore[arg-type]
+        lambda: square_name(huge),
+        lambda: explain(Board(), huge),
+        lambda: filters(None, None, text, None),
+        lambda: filters(text, huge, None, None),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        try:
+            call()
+        except (ReversiError, TypeError) as error:
+            assert len(str(error)) < 400, f"{len(str(error))} characters: {str(error)[:200]}..."

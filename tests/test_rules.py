@@ -117,6 +117,23 @@ def test_r7_bad_start_is_refused() -> None:
         Rules(start="sideways")
 
 
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        ({"size": 4, "start": "-" * 16 + " X 8 8"}, "gives disc supplies but the rules have no supply"),
+        ({"size": 4, "start": "-" * 16 + " X 3 4", "supply": 8}, "supplies 3 \\+ 4 cannot cover the 16 empty squares"),
+        ({"size": 4, "start": "-" * 64 + " X"}, "64 squares; a 4x4 board needs 16"),
+    ],
+)
+def test_r7_a_custom_start_no_board_can_use_is_refused_by_the_rules(rules: dict[str, object], words: str) -> None:
+    """Refused when the ``Rules`` value is made, not later by the first ``Board`` of it."""
+    with pytest.raises(InvalidPositionError, match=words):
+        Rules(**rules)  # type: ignore[arg-type]
+    # The same start with rules that fit is a board.
+    fitting = Rules(size=4, start="-" * 16 + " X 8 8", supply=8)
+    assert Board(rules=fitting).supply == (8, 8)
+
+
 def test_r8_free_start_places_four_centre_discs_flipping_nothing() -> None:
     board = Board(rules=Rules(start="free"))
     assert board.count(BLACK) == board.count(WHITE) == 0
