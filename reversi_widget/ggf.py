@@ -42,46 +42,55 @@ import math
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 from .board import Board, Move
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError, cut, naming_file, quote
 from .game import Game
 from .notation import format_line
 from .rules import FREE_START, START_LAYOUTS, Rules
-from .squares import BLACK, COLOR_NAMES, WHITE, Color, check_size
+from .squares import ASCII_SPACE, BLACK, COLOR_NAMES, WHITE, check_size
 
-#: Longest text accepted (about 16,000 real games; reading it takes seconds, not minutes) and
-#: longest single game (a 16x16 game with evaluations, times and comments is far below it):
-#: anything longer is refused before it costs time.
+#: The limits of what is read, each refused before it costs time. The text: 16 MiB (a file's
+#: size is checked before it is read), some 35,000 real games. The games: 50,000, so that
+#: 16 MiB of the smallest games costs no more than 16 MiB of real ones (1.1 million of them
+#: took 14 s and 440 MB). One game: 200,000 characters (a 16x16 game with evaluations, times
+#: and comments is far below it). Real games read at about 0.5 microseconds a character, so
+#: the largest text accepted takes some 9 s of one core here and about twice its size in
+#: memory; 50,000 of the smallest games take 0.3 s (``benchmarks/records.py``).
 MAX_TEXT_CHARS = 16 * 1024 * 1024
+MAX_GAMES = 50_000
 MAX_GAME_CHARS = 200_000
 
 #: Properties with a place in ``Game``; metadata under these names is never written.
 _RESERVED = frozenset({"GM", "PC", "DT", "PB", "PW", "TY", "RE", "BO", "B", "W"})
 
-_SPACE_RE = re.compile(r"\s*")
+# ASCII only, like the format: no Unicode blanks between properties, no digits of other
+# scripts in sizes and margins, no case folding of other scripts.
+_SPACE_RE = re.compile(r"\s*", re.ASCII)
 _NAME_RE = re.compile(r"[A-Z]+")
+# A whole property with an unescaped value and the blanks after it: most properties of a
+# real file, read in one match (the others take the careful path of ``_scan``).
+_PLAIN_PROPERTY_RE = re.compile(r"([A-Z]+)\[([^\]\\]*)\]\s*", re.ASCII)
 _VALUE_STOP_RE = re.compile(r"[\\\]]")
 _PROPERTY_NAME_RE = re.compile(r"[A-Z]+\Z")
-_TYPE_TOKEN_RE = re.compile(r"\d+|r\d*|[a-z]")
-_MARGIN_RE = re.compile(r"\s*([+-]?\d+(?:\.\d*)?)")
+_TYPE_TOKEN_RE = re.compile(r"[0-9]+|r[0-9]*|[a-z]")
+_NUMBER_RE = re.compile(r"[0-9]+\Z")
+_MARGIN_RE = re.compile(r"\s*([+-]?[0-9]+(?:\.[0-9]*)?)", re.ASCII)
+_BLANKS_RE = re.compile(r"[ \t\n\r\f\v]+")
 
 _BO_CELLS = {"*": "X", "O": "O", "-": "-"}
 _BO_SIDES = {"*": BLACK, "O": WHITE}
 
 
-@dataclass(frozen=True)
-class _Property:
+class _Property(NamedTuple):
     name: str
     value: str  # unescaped
     offset: int  # 0-based character offset of the name
 
 
-@dataclass(frozen=True)
-class _RawGame:
+class _RawGame(NamedTuple):
     number: int  # 1-based
     offset: int
     properties: list[_Property]
@@ -106,8 +115,20 @@ def read_ggf_games(text: str | bytes) -> list[Game]:
 
 
 def load_ggf(path: str | os.PathLike[str]) -> list[Game]:
-    """Every game of a GGF file; errors name the file as well as the game and move."""
-    data = Path(path).read_bytes()
+    """Every game of a GGF file; errors name the file as well as the game and move.
+
+    The file's size is checked before it is read: a file past the limit is refused unread.
+    Its ``OSError``s (missing, a folder, unreadable) stay ``OSError``s that name it."""
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_TEXT_CHARS:
+                raise InvalidPositionError(
+                    f"{os.fspath(path)}: GGF input of {size} bytes is too long (limit {MAX_TEXT_CHARS})"
+                )
+            data = handle.read(MAX_TEXT_CHARS + 1)  # a device or a growing file stops here, refused below
+    except OSError as error:
+        raise naming_file(error, path) from None
     try:
         return read_ggf_games(data)
     except ReversiError as error:
@@ -136,13 +157,18 @@ def _as_text(text: str | bytes) -> str:
 
 
 def _snippet(text: str, pos: int) -> str:
-    piece = text[pos : pos + 12]
-    return repr(piece + "..." if len(text) > pos + 12 else piece)
+    """The text from ``pos``, as a message quotes it: a dozen characters or so."""
+    return quote(text[pos : pos + 16], 15)
 
 
 def _short(value: str) -> str:
-    """A property value as messages quote it: long values cut short."""
-    return value if len(value) <= 24 else value[:21] + "..."
+    """A property name or value as messages quote it: long ones cut short."""
+    return cut(value, 24)
+
+
+def _ascii_lower(text: str) -> str:
+    """``text.lower()`` for ASCII text; other text is kept as it is, so it matches nothing."""
+    return text.lower() if text.isascii() else text
 
 
 def _scan(text: str) -> Iterator[_RawGame]:
@@ -153,6 +179,10 @@ def _scan(text: str) -> Iterator[_RawGame]:
     while pos < end:
         number += 1
         where = f"GGF game {number}"
+        if number > MAX_GAMES:
+            raise InvalidPositionError(
+                f"{where} (from character {pos + 1}): a text of more than {MAX_GAMES:,} games is not read; split it"
+            )
         if not text.startswith("(;", pos):
             raise InvalidPositionError(
                 f"{where}: expected '(;' to start a game at character {pos + 1}, found {_snippet(text, pos)}"
@@ -170,6 +200,11 @@ def _scan(text: str) -> Iterator[_RawGame]:
                 raise InvalidPositionError(
                     f"{where} (from character {start + 1}) is truncated: the text ends before its closing ';)'"
                 )
+            plain = _PLAIN_PROPERTY_RE.match(text, pos)
+            if plain is not None and text[plain.end() : plain.end() + 1] != "[":
+                properties.append(_Property(plain.group(1), plain.group(2), pos))
+                pos = plain.end()
+                continue
             if text.startswith(";)", pos):
                 pos += 2
                 break
@@ -183,12 +218,13 @@ def _scan(text: str) -> Iterator[_RawGame]:
             pos = _skip_space(text, name_match.end())
             if not text.startswith("[", pos):
                 raise InvalidPositionError(
-                    f"{where}: property {name} at character {name_at + 1} has no value: expected {name}[...]"
+                    f"{where}: property {_short(name)} at character {name_at + 1} has no value: "
+                    f"expected {_short(name)}[...]"
                 )
-            value, pos = _read_value(text, pos + 1, f"{where}: property {name} at character {name_at + 1}")
+            value, pos = _read_value(text, pos + 1, f"{where}: property {_short(name)} at character {name_at + 1}")
             if text.startswith("[", _skip_space(text, pos)):
                 raise InvalidPositionError(
-                    f"{where}: property {name} at character {name_at + 1} has more than one value"
+                    f"{where}: property {_short(name)} at character {name_at + 1} has more than one value"
                 )
             properties.append(_Property(name, value, name_at))
         yield _RawGame(number, start, properties)
@@ -224,15 +260,17 @@ def _build_game(raw: _RawGame) -> Game:
             moves.append(prop)
         elif prop.name in header:
             raise InvalidPositionError(
-                f"{where}: property {prop.name} is given twice (characters {header[prop.name].offset + 1} "
+                f"{where}: property {_short(prop.name)} is given twice (characters {header[prop.name].offset + 1} "
                 f"and {prop.offset + 1})"
             )
         else:
             header[prop.name] = prop
     if "GM" not in header:
         raise InvalidPositionError(f"{where} has no GM property: expected GM[Othello]")
-    if header["GM"].value.strip().lower() != "othello":
-        raise InvalidPositionError(f"{where} is a game of {header['GM'].value!r}, not Othello: expected GM[Othello]")
+    if _ascii_lower(header["GM"].value.strip(ASCII_SPACE)) != "othello":
+        raise InvalidPositionError(
+            f"{where} is a game of {quote(header['GM'].value)}, not Othello: expected GM[Othello]"
+        )
     rules, type_text = _read_rules(header, where)
     board = _replay(rules, moves, raw.number)
 
@@ -268,27 +306,27 @@ def _read_rules(header: dict[str, _Property], where: str) -> tuple[Rules, str | 
         size, goal = _parse_type(type_text, f"{where}: TY[{_short(type_text)}] at character {type_prop.offset + 1}")
     board_prop = header.get("BO")
     if board_prop is None:
-        return Rules(size=8 if size is None else size, goal=goal), type_text
+        return _rules(8 if size is None else size, "standard", goal), type_text
     board_where = f"{where}: BO at character {board_prop.offset + 1}"
     bo_size, position = _parse_bo(board_prop.value, board_where)
     if size is not None and size != bo_size:
         raise InvalidPositionError(f"{board_where} is a {bo_size}x{bo_size} board but TY says {size}x{size}")
     try:
-        return Rules(size=bo_size, start=_start_name(bo_size, position), goal=goal), type_text
+        return _rules(bo_size, _start_name(bo_size, position), goal), type_text
     except InvalidPositionError as error:
         raise InvalidPositionError(f"{board_where}: {error}") from None
 
 
 def _parse_type(text: str, where: str) -> tuple[int, str]:
     """(size, goal) from a GGS game type such as ``8``, ``8a``, ``s8r20``."""
-    compact = text.strip().lower()
+    compact = _ascii_lower(text.strip(ASCII_SPACE))
     tokens = _TYPE_TOKEN_RE.findall(compact)
     if not compact or "".join(tokens) != compact:
         raise InvalidPositionError(f"{where}: expected a board size with optional variant letters, like 8 or 8a")
     size: int | None = None
     goal = "classic"
     for token in tokens:
-        if token.isdigit():
+        if _NUMBER_RE.match(token):
             if size is not None:
                 raise InvalidPositionError(f"{where}: two board sizes")
             size = _check_size(token, where)
@@ -301,25 +339,28 @@ def _parse_type(text: str, where: str) -> tuple[int, str]:
         elif token[0] == "r" or token in ("b", "w"):
             continue  # random start (the position is in BO) or colour preference: nothing to do
         else:
-            raise InvalidPositionError(f"{where}: unknown variant letter {token!r}: expected a, r, b, w (s, k refused)")
+            raise InvalidPositionError(
+                f"{where}: unknown variant letter {quote(token)}: expected a, r, b, w (s, k refused)"
+            )
     if size is None:
         raise InvalidPositionError(f"{where}: no board size")
     return size, goal
 
 
 def _check_size(token: str, where: str) -> int:
-    if len(token) > 3:
-        raise InvalidPositionError(f"{where}: board size {token[:8]!r}... is not an even number from 4 to 16")
+    """The board size an ASCII number gives, or a refusal."""
+    if not _NUMBER_RE.match(token) or len(token) > 3:
+        raise InvalidPositionError(f"{where}: board size {quote(token, 12)} is not an even number from 4 to 16")
     try:
         return check_size(int(token))
-    except ValueError as error:
+    except InvalidPositionError as error:
         raise InvalidPositionError(f"{where}: {error}") from None
 
 
 def _parse_bo(text: str, where: str) -> tuple[int, str]:
     """(size, position in ``Board.to_string`` form) from ``BO[8 ---...--- *]``."""
-    words = text.split()
-    if len(words) < 3 or not words[0].isdigit():
+    words = [word for word in _BLANKS_RE.split(text) if word]
+    if len(words) < 3 or not _NUMBER_RE.match(words[0]):
         raise InvalidPositionError(
             f"{where}: expected the size, the squares and the side to move, like BO[8 {'-' * 8} ... *]"
         )
@@ -331,12 +372,13 @@ def _parse_bo(text: str, where: str) -> tuple[int, str]:
     for index, char in enumerate(cells):
         if char not in _BO_CELLS:
             raise InvalidPositionError(
-                f"{where}: {char!r} at square {index + 1} is not a disc: expected * (black), O (white) or - (empty)"
+                f"{where}: {quote(char)} at square {index + 1} is not a disc: "
+                "expected * (black), O (white) or - (empty)"
             )
         converted.append(_BO_CELLS[char])
     side = words[-1]
     if side not in _BO_SIDES:
-        raise InvalidPositionError(f"{where}: side to move {side!r} must be * (black) or O (white)")
+        raise InvalidPositionError(f"{where}: side to move {quote(side)} must be * (black) or O (white)")
     return size, "".join(converted) + (" X" if _BO_SIDES[side] == BLACK else " O")
 
 
@@ -347,6 +389,12 @@ def _named_starts(size: int) -> dict[str, str]:
     return {Board(rules=Rules(size=size, start=name)).to_string(): name for name in reversed(names)}
 
 
+@lru_cache(maxsize=256)
+def _rules(size: int, start: str, goal: str) -> Rules:
+    """The rules of a game, shared by the games of a file that have the same."""
+    return Rules(size=size, start=start, goal=goal)
+
+
 def _start_name(size: int, position: str) -> str:
     return _named_starts(size).get(position, position)
 
@@ -354,25 +402,32 @@ def _start_name(size: int, position: str) -> str:
 def _replay(rules: Rules, moves: list[_Property], game_number: int) -> Board:
     board = Board(rules=rules)
     for number, prop in enumerate(moves, 1):
-        at = f"{prop.name}[{_short(prop.value)}] at character {prop.offset + 1}"
-        where = f"GGF game {game_number}, move {number} {at}"
-        token = prop.value.split("/", 1)[0].strip()
+        token = prop.value.split("/", 1)[0].strip(ASCII_SPACE)
         if len(token) > len("pass"):  # longer than any square name (p16) or pass word
-            raise InvalidPositionError(f"{where}: not a move: expected a square like d3, or pa for a pass")
+            raise InvalidPositionError(
+                f"{_move_where(game_number, number, prop)}: not a move: expected a square like d3, or pa for a pass"
+            )
         try:
             move = Move.from_name(token, rules.size)
         except InvalidMoveError as error:
-            raise InvalidPositionError(f"{where}: {error}") from None
-        color: Color = BLACK if prop.name == "B" else WHITE
-        if color != board.turn:
+            raise InvalidPositionError(f"{_move_where(game_number, number, prop)}: {error}") from None
+        if (prop.name == "B") != board.turn:
             if not board.must_pass():
-                raise IllegalMoveError(f"{where}: it is {COLOR_NAMES[board.turn]}'s turn, not {COLOR_NAMES[color]}'s")
+                color = COLOR_NAMES[prop.name == "B"]
+                raise IllegalMoveError(
+                    f"{_move_where(game_number, number, prop)}: it is {COLOR_NAMES[board.turn]}'s turn, not {color}'s"
+                )
             board.push_pass()  # a forced pass the file leaves out
         try:
             board.push(move)
         except IllegalMoveError as error:
-            raise IllegalMoveError(f"{where}: {error}") from None
+            raise IllegalMoveError(f"{_move_where(game_number, number, prop)}: {error}") from None
     return board
+
+
+def _move_where(game_number: int, number: int, prop: _Property) -> str:
+    """Where a move is, for a message (only worked out when there is one to write)."""
+    return f"GGF game {game_number}, move {number} {prop.name}[{_short(prop.value)}] at character {prop.offset + 1}"
 
 
 def _margin(text: str) -> float | None:

@@ -12,7 +12,15 @@ A game file is a 16-byte header and 68-byte records (little-endian):
 
 Player and tournament numbers index ``WTHOR.JOU`` (20-byte names) and ``WTHOR.TRN`` (26-byte
 names): a 16-byte header whose N2 is the number of names, then zero-padded Latin-1 names.
-When they sit beside the game file their names are used, else ``"player 123"``.
+When they sit beside the game file their names are used; when they are missing the names stay
+numbers (``"player 123"``). A name file that is there but cannot be used (a folder, unreadable,
+a size its header does not give) is refused with ``InvalidPositionError`` naming it, rather
+than skipped: the games would silently lose their names. Move it away to read the games with
+numbered names.
+
+Reading is checked before it costs: the game file's size must be what its header's record
+count says, and at most ``MAX_RECORDS``, before a record is read; records are then read a
+block at a time, so memory does not grow with the file.
 
 The recorded score is Black's discs under tournament scoring (R23: empties to the winner).
 On a draw with empty squares the database splits them evenly (31-31 with two empties is
@@ -24,16 +32,17 @@ sets ``Game.result`` to ``(black_score, 64 - black_score)`` and leaves the rules
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .board import Board, Move
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, naming_file
 from .game import Game
 from .rules import Rules
-from .squares import parse_square, square_name
+from .squares import square_name
 
 HEADER = struct.Struct("<BBBBIHHBBBx")
 RECORD = struct.Struct("<HHHBB60s")
@@ -41,6 +50,12 @@ PLAYER_NAME_BYTES = 20
 TOURNAMENT_NAME_BYTES = 26
 PLAYERS_FILE = "WTHOR.JOU"
 TOURNAMENTS_FILE = "WTHOR.TRN"
+#: The most records a game file is read with: some eight times the whole database (127,475
+#: games over 1977-2024, the largest year 9,113), 68 MB of file. Records are read a block at
+#: a time, so reading costs the same memory for any file; this bounds the time: about 3 s to
+#: read them all here, 2.5 minutes for ``to_game`` to replay every game (``benchmarks/records.py``).
+MAX_RECORDS = 1_000_000
+BLOCK_RECORDS = 4096  # records read from the file at a time (278 KB)
 
 #: Move byte -> square name, for the 64 bytes that are squares (11 to 88).
 _SQUARE_OF_BYTE: dict[int, str] = {
@@ -82,15 +97,19 @@ def replay(record: WthorRecord) -> Board:
     board = Board()
     for number, name in enumerate(record.moves, 1):
         try:
-            square = parse_square(name)
+            move = Move.from_name(name)
         except InvalidMoveError as error:
             raise InvalidPositionError(f"{where}, move {number}: {error}") from None
-        if board.must_pass():
-            board.push_pass()  # WTHOR leaves forced passes out
         try:
-            board.push(Move(square))
+            board.push(move)
         except IllegalMoveError as error:
-            raise IllegalMoveError(f"{where}, move {number} ({name}): {error}") from None
+            if not board.must_pass():  # WTHOR leaves forced passes out: is this move after one?
+                raise IllegalMoveError(f"{where}, move {number} ({name}): {error}") from None
+            board.push_pass()
+            try:
+                board.push(move)
+            except IllegalMoveError as error:
+                raise IllegalMoveError(f"{where}, move {number} ({name}): {error}") from None
     return board
 
 
@@ -105,19 +124,35 @@ class _Header:
 
 
 def read_wthor(path: str | os.PathLike[str]) -> Iterator[WthorRecord]:
-    """The games of a ``.wtb`` file, in order. The header and size are checked at once;
-    each record is checked as it is read, and a bad one raises naming the file and record."""
+    """The games of a ``.wtb`` file, in order, read from the file a block at a time.
+
+    The header and the file's size are checked at once, before any record is read (so a
+    huge or damaged file is refused without being read), and so are the name files; each
+    record is checked as it is read, and a bad one raises naming the file and record. The
+    file's own ``OSError``s (missing, a folder, unreadable) stay ``OSError``s that name it."""
     path = Path(path)
-    data = path.read_bytes()
-    header = _check_header(data, path.name)
+    header = _check_file(path)
     players, tournaments = _names(path.parent)
-    return _records(data, header, path.name, players, tournaments)
+    return _records(path, header, players, tournaments)
 
 
-def _check_header(data: bytes, name: str) -> _Header:
-    if len(data) < HEADER.size:
-        raise InvalidPositionError(f"{name}: {len(data)} bytes is too short for the 16-byte WTHOR header")
-    century, year, month, day, records, name_records, games_year, size, solitaire, empties = HEADER.unpack_from(data)
+def _check_file(path: Path) -> _Header:
+    """The header of a game file, checked against the file's size (read from the file system)."""
+    try:
+        with open(path, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise InvalidPositionError(f"{path.name}: not a regular file, so not a WTHOR game file")
+            head = handle.read(HEADER.size)
+    except OSError as error:
+        raise naming_file(error, path) from None
+    return _check_header(head, info.st_size, path.name)
+
+
+def _check_header(head: bytes, file_size: int, name: str) -> _Header:
+    if file_size < HEADER.size or len(head) < HEADER.size:
+        raise InvalidPositionError(f"{name}: {file_size} bytes is too short for the 16-byte WTHOR header")
+    century, year, month, day, records, name_records, games_year, size, solitaire, empties = HEADER.unpack_from(head)
     if not (1 <= month <= 12 and 1 <= day <= 31 and year < 100):
         raise InvalidPositionError(
             f"{name}: bad header: creation date {century:02d}{year:02d}-{month:02d}-{day:02d} is not a date"
@@ -135,41 +170,59 @@ def _check_header(data: bytes, name: str) -> _Header:
     if empties > 60:
         raise InvalidPositionError(f"{name}: bad header: P3 = {empties} empties is more than a board has")
     expected = HEADER.size + RECORD.size * records
-    if len(data) != expected:
-        whole, extra = divmod(len(data) - HEADER.size, RECORD.size)
-        if len(data) > expected:
-            detail = f"{len(data) - expected} bytes follow record {records}"
+    if file_size != expected:
+        whole, extra = divmod(file_size - HEADER.size, RECORD.size)
+        if file_size > expected:
+            detail = f"{file_size - expected} bytes follow record {records}"
         elif extra:
             detail = f"record {whole + 1} is cut short"
         else:
             detail = f"records {whole + 1} to {records} are missing"
         raise InvalidPositionError(
-            f"{name}: {len(data)} bytes, but the header's {records} records need {expected} bytes ({detail})"
+            f"{name}: {file_size} bytes, but the header's {records} records need {expected} bytes ({detail})"
+        )
+    if records > MAX_RECORDS:
+        raise InvalidPositionError(
+            f"{name}: {records:,} records is more than the {MAX_RECORDS:,} a WTHOR file is read with "
+            "(the whole database holds some 130,000 games): split the file"
         )
     return _Header(records, name_records, games_year, size, solitaire, empties)
 
 
-def _records(
-    data: bytes, header: _Header, name: str, players: list[str], tournaments: list[str]
-) -> Iterator[WthorRecord]:
-    for index in range(header.records):
-        number = index + 1
-        where = f"{name} record {number}"
-        tournament, black, white, score, theoretical, move_bytes = RECORD.unpack_from(
-            data, HEADER.size + RECORD.size * index
-        )
-        if score > 64 or theoretical > 64:
-            raise InvalidPositionError(f"{where}: scores {score} and {theoretical} must be Black's discs, 0 to 64")
-        yield WthorRecord(
-            black_player=_lookup(players, black, "player"),
-            white_player=_lookup(players, white, "player"),
-            tournament=_lookup(tournaments, tournament, "tournament"),
-            year=header.year,
-            moves=_moves(move_bytes, where),
-            black_score=score,
-            theoretical_score=theoretical,
-            source=where,
-        )
+def _records(path: Path, header: _Header, players: list[str], tournaments: list[str]) -> Iterator[WthorRecord]:
+    """The records, a block at a time: memory stays the same whatever the file's size."""
+    name = path.name
+    number = 0
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(HEADER.size)
+            while number < header.records:
+                count = min(BLOCK_RECORDS, header.records - number)
+                block = handle.read(RECORD.size * count)
+                if len(block) != RECORD.size * count:
+                    raise InvalidPositionError(
+                        f"{name}: the file ends in record {number + len(block) // RECORD.size + 1} of "
+                        f"{header.records}: it changed while it was read"
+                    )
+                for tournament, black, white, score, theoretical, move_bytes in RECORD.iter_unpack(block):
+                    number += 1
+                    where = f"{name} record {number}"
+                    if score > 64 or theoretical > 64:
+                        raise InvalidPositionError(
+                            f"{where}: scores {score} and {theoretical} must be Black's discs, 0 to 64"
+                        )
+                    yield WthorRecord(
+                        black_player=_lookup(players, black, "player"),
+                        white_player=_lookup(players, white, "player"),
+                        tournament=_lookup(tournaments, tournament, "tournament"),
+                        year=header.year,
+                        moves=_moves(move_bytes, where),
+                        black_score=score,
+                        theoretical_score=theoretical,
+                        source=where,
+                    )
+    except OSError as error:
+        raise naming_file(error, path) from None
 
 
 def _moves(move_bytes: bytes, where: str) -> list[str]:
@@ -213,25 +266,46 @@ def _names(folder: Path) -> tuple[list[str], list[str]]:
 
 
 def _file_key(path: Path) -> _NameKey | None:
+    """What identifies a name file's contents; ``None`` when there is no such file (its names
+    then stay numbers). A file that is there but cannot be read is refused."""
     try:
-        stat = path.stat()
-    except OSError:
+        info = path.stat()
+    except FileNotFoundError:
         return None
-    return str(path), stat.st_mtime_ns, stat.st_size
+    except OSError as error:
+        raise _unusable(path, error.strerror or str(error)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise _unusable(path, "is a folder" if stat.S_ISDIR(info.st_mode) else "is not a regular file")
+    return str(path), info.st_mtime_ns, info.st_size
+
+
+def _unusable(path: Path, why: str) -> InvalidPositionError:
+    return InvalidPositionError(
+        f"{path}: {why}: the names of the games beside it come from this file; make it a readable "
+        "WTHOR name file, or move it away to read the games with numbered names"
+    )
 
 
 def _read_names(path: Path, width: int) -> list[str]:
-    """The names of a ``WTHOR.JOU``/``WTHOR.TRN`` file, by number."""
-    data = path.read_bytes()
-    if len(data) < HEADER.size:
-        raise InvalidPositionError(f"{path.name}: {len(data)} bytes is too short for the 16-byte WTHOR header")
-    count = HEADER.unpack_from(data)[5]
-    if len(data) != HEADER.size + width * count:
-        raise InvalidPositionError(
-            f"{path.name}: {len(data)} bytes, but the header's {count} names of {width} bytes need "
-            f"{HEADER.size + width * count} bytes"
-        )
+    """The names of a ``WTHOR.JOU``/``WTHOR.TRN`` file, by number; the header's count is
+    checked against the file's size before the names are read."""
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            head = handle.read(HEADER.size)
+            if size < HEADER.size or len(head) < HEADER.size:
+                raise InvalidPositionError(f"{path}: {size} bytes is too short for the 16-byte WTHOR header")
+            count = HEADER.unpack_from(head)[5]
+            if size != HEADER.size + width * count:
+                raise InvalidPositionError(
+                    f"{path}: {size} bytes, but the header's {count} names of {width} bytes need "
+                    f"{HEADER.size + width * count} bytes"
+                )
+            data = handle.read(width * count)
+    except OSError as error:
+        raise _unusable(path, error.strerror or str(error)) from None
+    if len(data) != width * count:
+        raise _unusable(path, "it changed while it was read")
     return [
-        data[start : start + width].split(b"\0", 1)[0].decode("latin-1").strip()
-        for start in range(HEADER.size, len(data), width)
+        data[start : start + width].split(b"\0", 1)[0].decode("latin-1").strip() for start in range(0, len(data), width)
     ]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,3 +21,16 @@ def browser() -> Iterator[Any]:
             yield b
     except MissingBrowser as error:
         unavailable(str(error))
+
+
+@pytest.fixture
+def shared_folder() -> Iterator[Path]:
+    """A folder another user may enter (pytest's own temporary folders are the owner's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="gamelog-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        for path in (folder, *folder.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        shutil.rmtree(folder)

@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -251,3 +251,35 @@ class Gate:
         if self.answer is not None:
             return Move.from_name(self.answer, board.size)
         return next(iter(board.legal_moves))
+
+
+def as_unprivileged(run: Callable[[], object]) -> str:
+    """What ``run()`` returns (``repr``) or raises (``"Type: message"``), run without the right to
+    write read-only files. Root has that right, so as root it runs in a forked child that drops
+    to the ``nobody`` user first; as anyone else it runs here."""
+
+    def outcome() -> str:
+        try:
+            return repr(run())
+        except Exception as error:
+            return f"{type(error).__name__}: {error}"
+
+    if os.geteuid() != 0:
+        return outcome()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            text = outcome()
+        except BaseException as error:
+            text = f"child failed: {error!r}"
+        os.write(write_end, text.encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        text = pipe.read().decode()
+    os.waitpid(pid, 0)
+    return text

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -337,3 +339,76 @@ def test_long_values_are_cut_short_in_messages() -> None:
 def test_move_text_forms() -> None:
     game = read_ggf(HEAD + "B[D3//1.2]W[c5/-0.5/3.1]B[f6];)")
     assert game.moves == [Move.from_name(n) for n in ("d3", "c5", "f6")]
+
+
+# -- hostile files (issue 14: classes 3, 5 and 9) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("(;GM[Othello]TY[\u0668];)", r"TY\[\u0668\] at character 14: expected a board size"),  # Arabic-Indic 8
+        ("(;GM[Othello]TY[\uff18];)", "expected a board size"),  # fullwidth 8
+        ("(;GM[Othello]BO[\u0664 ---- -O*- -*O- ---- *];)", "BO at character 14: expected the size"),
+        ("(;GM[Othello]BO[4\u00a0---- -O*- -*O- ---- *];)", "BO at character 14: expected the size"),
+        ("(;GM[\uff2f\uff34\uff28\uff25\uff2c\uff2c\uff2f];)", "not Othello"),  # fullwidth OTHELLO
+        (HEAD + "B[\uff44\uff13];)", r"move 1 B\[\uff44\uff13\] at character 108"),  # fullwidth d3
+        (HEAD + "B[d\u0663];)", "not a square name"),
+        ("(;GM[Othello]TY[10\u212a];)", "expected a board size"),  # the Kelvin sign is no k (komi)
+        ("(;GM[Othello]\u3000PB[x];)", "unexpected"),  # an ideographic space is no blank here
+    ],
+)
+def test_non_ascii_look_alikes_are_not_read_as_ascii(text: str, words: str) -> None:
+    with pytest.raises(InvalidPositionError, match=words):
+        read_ggf(text)
+
+
+def test_a_margin_in_other_digits_is_no_margin() -> None:
+    board = find_game(8, lambda b: b.is_game_over())
+    text = re.sub(r"RE\[[^\]]*\]", "RE[+\u0664\u0660]", write_ggf(Game.from_board(board)))
+    game = read_ggf(text)  # float() reads Arabic-Indic digits: the margin is matched as ASCII first
+    assert game.result is None and game.metadata["RE"] == "+\u0664\u0660"
+
+
+def sparse_file(path: Path, head: bytes, size: int) -> Path:
+    """A file of ``size`` bytes that takes no disk space: ``head``, then a hole of zeros."""
+    path.write_bytes(head)
+    with open(path, "r+b") as handle:
+        handle.truncate(size)
+    return path
+
+
+def test_a_huge_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """Class 9: 3 GB used to end in a MemoryError; the size is looked at first."""
+    path = sparse_file(tmp_path / "huge.ggf", b"(;GM[Othello];)", 3 * 1024**3)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidPositionError, match=r"huge\.ggf: GGF input of 3221225472 bytes is too long"):
+            load_ggf(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024**2
+
+
+def test_a_device_is_read_no_further_than_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ggf, "MAX_TEXT_CHARS", 100_000)
+    with pytest.raises(InvalidPositionError, match=r"/dev/zero: GGF input of 100001 bytes is too long"):
+        load_ggf("/dev/zero")
+
+
+def test_more_games_than_the_limit_are_refused_at_the_first_one_past_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """16 MiB of the smallest games used to take 16-47 s and 480 MB: the games are counted too."""
+    assert ggf.MAX_GAMES * 15 < ggf.MAX_TEXT_CHARS  # the count limit bites before the size limit
+    monkeypatch.setattr(ggf, "MAX_GAMES", 100)
+    assert len(read_ggf_games("(;GM[Othello];)" * 100)) == 100
+    with pytest.raises(InvalidPositionError, match=r"GGF game 101 \(from character 1501\): a text of more than 100"):
+        read_ggf_games("(;GM[Othello];)" * 101 + "(;junk")
+
+
+def test_the_files_own_troubles_stay_os_errors_naming_it(tmp_path: Path) -> None:
+    """Class 5, for GGF: a missing file, a folder."""
+    with pytest.raises(FileNotFoundError, match=r"missing\.ggf"):
+        load_ggf(tmp_path / "missing.ggf")
+    with pytest.raises(IsADirectoryError, match=str(tmp_path).replace("/", ".")):
+        load_ggf(tmp_path)

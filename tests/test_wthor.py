@@ -7,6 +7,7 @@ import os
 import random
 import struct
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,9 @@ import pytest
 from reversi_widget import Board, IllegalMoveError, InvalidPositionError, Rules, square_name
 from reversi_widget.geometry import geometry
 from reversi_widget.squares import SQUARE_NAMES
-from reversi_widget.wthor import WthorRecord, _names, read_wthor, replay
+from reversi_widget.wthor import MAX_RECORDS, WthorRecord, _names, read_wthor, replay
 from reversi_widget.wthor_data import WTHOR_SOURCE
-from tests.support import unavailable
+from tests.support import as_unprivileged, unavailable
 
 WTHOR_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
 TOTAL_GAMES = 127_475
@@ -318,3 +319,95 @@ def test_move_bytes_are_row_then_column_from_a1(tmp_path: Path) -> None:
     path.write_bytes(header(1) + raw)
     (rec,) = read_wthor(path)
     assert rec.moves == ["a1", "h1", "a8", "h8"] == [square_name(sq) for sq in (0, 7, 56, 63)]
+
+
+# -- hostile files (issue 14: classes 5 and 9) -------------------------------------------------
+
+
+def test_a_names_file_that_is_there_but_unusable_is_refused_naming_it(folder: Path) -> None:
+    """A missing name file leaves the names as numbers (above); one that is there but cannot
+    be read is reported, not skipped: the names would silently be numbers."""
+    (folder / "WTHOR.JOU").unlink()
+    (folder / "WTHOR.JOU").mkdir()
+    with pytest.raises(InvalidPositionError, match=r"WTHOR\.JOU: is a folder: the names .* move it away"):
+        read_wthor(folder / "WTH_2024.wtb")
+    (folder / "WTHOR.JOU").rmdir()
+    # A header that promises more than the file holds is refused before the names are read.
+    with open(folder / "WTHOR.JOU", "wb") as handle:
+        handle.write(name_file(["a", "b"], 20))
+        handle.truncate(3 * 1024**3)
+    with pytest.raises(InvalidPositionError, match=r"WTHOR\.JOU: 3221225472 bytes, but the header's 2 names"):
+        read_wthor(folder / "WTH_2024.wtb")
+
+
+def test_an_unreadable_names_file_is_refused_naming_it(shared_folder: Path) -> None:
+    game = shared_folder / "WTH_2024.wtb"
+    moves, _ = random_game(1, want_pass=False)
+    game.write_bytes(header(1) + record(moves))
+    (shared_folder / "WTHOR.TRN").write_bytes(name_file(["Open"], 26))
+    (shared_folder / "WTHOR.TRN").chmod(0)
+    refused = as_unprivileged(lambda: next(read_wthor(game)))
+    assert refused.startswith("InvalidPositionError: ") and "WTHOR.TRN: Permission denied" in refused, refused
+
+
+def test_the_game_files_own_troubles_stay_os_errors_naming_it(tmp_path: Path, shared_folder: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"WTH_1999\.wtb"):
+        read_wthor(tmp_path / "WTH_1999.wtb")
+    (tmp_path / "WTH_2000.wtb").mkdir()
+    with pytest.raises(IsADirectoryError, match=r"WTH_2000\.wtb"):
+        read_wthor(tmp_path / "WTH_2000.wtb")
+    with pytest.raises(InvalidPositionError, match="zero: not a regular file"):
+        read_wthor("/dev/zero")
+    locked = shared_folder / "WTH_2001.wtb"
+    locked.write_bytes(header(0))
+    locked.chmod(0)
+    refused = as_unprivileged(lambda: read_wthor(locked))
+    assert refused.startswith("PermissionError: ") and "WTH_2001.wtb" in refused, refused
+
+
+def test_a_huge_file_is_refused_from_its_header_and_size(tmp_path: Path) -> None:
+    """Class 9: the header says how many records to expect; the file's size is looked at
+    before any record is read (3 GB used to end in a MemoryError)."""
+    path = tmp_path / "WTH_2024.wtb"
+    with open(path, "wb") as handle:
+        handle.write(header(3))
+        handle.truncate(3 * 1024**3)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidPositionError, match=r"3221225472 bytes, but the header's 3 records need 220"):
+            read_wthor(path)
+        too_many = MAX_RECORDS + 1
+        with open(path, "wb") as handle:
+            handle.write(header(too_many))
+            handle.truncate(16 + 68 * too_many)
+        with pytest.raises(InvalidPositionError, match=r"1,000,001 records is more than the 1,000,000 .* split"):
+            read_wthor(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024**2
+
+
+def test_records_are_read_a_block_at_a_time(tmp_path: Path) -> None:
+    """Reading a file costs the same memory whatever its size: 30,000 records (2 MB) here."""
+    moves, _ = random_game(2, want_pass=False)
+    path = tmp_path / "WTH_2024.wtb"
+    path.write_bytes(header(30_000) + record(moves) * 30_000)
+    records = read_wthor(path)
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in records)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert count == 30_000 and peak < 600_000  # one block of 4,096 records is 278 KB
+
+
+def test_a_file_cut_while_it_is_read_is_refused(tmp_path: Path) -> None:
+    moves, _ = random_game(3, want_pass=False)
+    path = tmp_path / "WTH_2024.wtb"
+    path.write_bytes(header(5_000) + record(moves) * 5_000)
+    records = read_wthor(path)  # checked against the whole file...
+    path.write_bytes(header(5_000) + record(moves) * 10)  # ...which then shrinks
+    with pytest.raises(InvalidPositionError, match=r"WTH_2024\.wtb: the file ends in record 11 of 5000"):
+        list(records)
