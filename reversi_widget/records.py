@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .batch import analyse_games
-from .errors import InvalidPositionError, ReversiError
+from .errors import GameLogBusyError, GameLogError, InvalidPositionError, ReversiError, quote
 from .game import Game
 from .logfile import APPLICATION_ID, BUSY_TIMEOUT_MS, SCHEMA_VERSION, LogFile
 from .logtable import (
@@ -39,18 +39,38 @@ from .tables import MostPlayed, Stats, Table
 if TYPE_CHECKING:
     from .svg import SvgImage
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "GameLog", "MostPlayed", "Stats", "Table", "analyse_games"]
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "GameLog",
+    "GameLogBusyError",
+    "GameLogError",
+    "MostPlayed",
+    "Stats",
+    "Table",
+    "analyse_games",
+]
 
 PAGE = 500  # rows fetched per step when iterating a log
 
 
 class GameLog:
-    """Finished games in an SQLite file; see ``logfile`` for how it stays whole."""
+    """Finished games in an SQLite file; see ``logfile`` for how it stays whole.
 
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = BUSY_TIMEOUT_MS / 1000) -> None:
+    ``timeout`` is how long to wait for another process's write (then ``GameLogBusyError``);
+    ``readonly=True`` opens an existing log only to read it, as a log in a read-only file or
+    folder must be. Trouble with the file is a ``GameLogError`` saying what to do, and a
+    file that is no game log an ``InvalidPositionError``."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, timeout: float = BUSY_TIMEOUT_MS / 1000, readonly: bool = False
+    ) -> None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout < 1e9:
+            raise ReversiError(f"timeout must be a number of seconds, got {quote(timeout)}")
         self.path = Path(path)
         self.timeout = timeout
-        self._file = LogFile(self.path, timeout)
+        self.readonly = bool(readonly)
+        self._file = LogFile(self.path, timeout, readonly=self.readonly)
         self._file.open()
 
     def close(self) -> None:
@@ -64,14 +84,15 @@ class GameLog:
         self.close()
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"path": self.path, "timeout": self.timeout}
+        return {"path": self.path, "timeout": self.timeout, "readonly": self.readonly}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.path, self.timeout = state["path"], state["timeout"]
-        self._file = LogFile(self.path, self.timeout)
+        self.readonly = state.get("readonly", False)
+        self._file = LogFile(self.path, self.timeout, readonly=self.readonly)
 
     def __repr__(self) -> str:
-        return f"GameLog({str(self.path)!r})"
+        return f"GameLog({str(self.path)!r}{', readonly=True' if self.readonly else ''})"
 
     # -- writing ----------------------------------------------------------------------
 
@@ -273,9 +294,9 @@ class GameLog:
     ) -> MostPlayed:
         """The variants played most, and the most common openings of ``plies`` moves."""
         if isinstance(plies, bool) or not isinstance(plies, int) or plies < 1:
-            raise ReversiError(f"plies must be a positive int, got {plies!r}")
+            raise ReversiError(f"plies must be a positive int, got {quote(plies)}")
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ReversiError(f"limit must be a positive int, got {limit!r}")
+            raise ReversiError(f"limit must be a positive int, got {quote(limit)}")
         where, params = filters(player, year, None, variant)
         with self._file.connection() as conn:
             variant_rows = conn.execute(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import functools
 import json
 import os
@@ -16,15 +17,24 @@ import textwrap
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from reversi_widget import Board, InvalidMoveError, InvalidPositionError, ReversiError, Rules
 from reversi_widget.game import Game
-from reversi_widget.records import APPLICATION_ID, SCHEMA_VERSION, GameLog, analyse_games
+from reversi_widget.ggf import write_ggf
+from reversi_widget.records import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    GameLog,
+    GameLogBusyError,
+    GameLogError,
+    analyse_games,
+)
 from reversi_widget.wthor_data import SAMPLE, wthor_years
-from tests.support import play_random
+from tests.support import as_unprivileged, play_random
 
 EVIL = "<script>alert(1)</script>"
 PLAYERS = ["Ann", "Bob", "Cy", EVIL]
@@ -169,7 +179,7 @@ def test_add_many_is_all_or_nothing(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     with_bob = [g for g in games(20) if g.black_player == "Bob"][:1]
-    with pytest.raises(sqlite3.IntegrityError, match="no Bob"):
+    with pytest.raises(GameLogError, match=r"refused the change \(no Bob\): nothing was recorded"):
         log.add_many([random_game(30), random_game(31), *with_bob])
     assert len(log) == 1
 
@@ -737,3 +747,139 @@ def test_metadata_json_is_checked_on_read(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(InvalidPositionError, match=rf"games\.db: game id {game_id} cannot be read"):
         log.get(game_id)
+
+
+# -- trouble with the file: never a raw sqlite3 error (issue 14, class 6) -------------------------
+
+HOLDER = textwrap.dedent(
+    """
+    import sqlite3, sys
+    conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+    if sys.argv[2] == "exclusive":  # nobody may even read: the lock a rollback-journal writer holds
+        conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+        conn.execute("BEGIN EXCLUSIVE")
+        conn.execute("UPDATE games SET event = event")
+        conn.execute("COMMIT")
+    else:  # the write lock: readers go on, writers wait
+        conn.execute("BEGIN IMMEDIATE")
+    print("holding", flush=True)
+    sys.stdin.read()  # until the test closes our stdin
+    """
+)
+
+
+@contextlib.contextmanager
+def lock_held(tmp_path: Path, db: Path, kind: str) -> Iterator[None]:
+    """Another process holds the log's lock ("write" or "exclusive") while the block runs."""
+    script = tmp_path / "holder.py"
+    script.write_text(HOLDER)
+    holder = subprocess.Popen(
+        [sys.executable, str(script), str(db), kind], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        yield
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(10)
+
+
+def test_a_lock_held_past_the_timeout_is_a_busy_error(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    log = GameLog(path, timeout=0.2)
+    log.add(random_game(1))
+    with lock_held(tmp_path, path, "write"):
+        with pytest.raises(GameLogBusyError, match=r"games\.db: another process held .* 0\.2 s: wait .* retry"):
+            log.add(random_game(2))
+        with pytest.raises(GameLogBusyError):
+            log.add_many(games(3, 10))
+        assert len(log) == 1  # readers are not held up by a writer, and nothing was half-recorded
+    assert log.add(random_game(2)) == 2  # once the lock is gone the same log works
+    log.close()
+    with lock_held(tmp_path, path, "exclusive"), pytest.raises(GameLogBusyError, match="retry"):
+        GameLog(path, timeout=0.2)
+    assert len(GameLog(path)) == 2
+
+
+def test_what_is_no_log_file_is_refused_before_sqlite_sees_it(tmp_path: Path) -> None:
+    with pytest.raises(InvalidPositionError, match=r"/dev/zero: is not a regular file"):
+        GameLog("/dev/zero")
+    fifo = tmp_path / "pipe.db"
+    os.mkfifo(fifo)
+    with pytest.raises(InvalidPositionError, match=r"pipe\.db: is not a regular file"):
+        GameLog(fifo)
+    with pytest.raises(GameLogError, match=r"its folder .*nowhere does not exist: create it or check the path"):
+        GameLog(tmp_path / "nowhere" / "games.db")
+    with pytest.raises(GameLogError, match=r"no game log here to read"):
+        GameLog(tmp_path / "missing.db", readonly=True)
+    assert not (tmp_path / "missing.db").exists()  # a read-only log is never created
+    (tmp_path / "empty.db").touch()
+    with pytest.raises(InvalidPositionError, match="is empty"):
+        GameLog(tmp_path / "empty.db", readonly=True)
+
+
+def test_a_log_opened_readonly_reads_and_refuses_every_write(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    GameLog(path).add_many(games(3))
+    log = GameLog(path, readonly=True)
+    assert len(log) == 3 and log.stats().players.rows and repr(log).endswith("readonly=True)")
+    for write in (
+        lambda: log.add(random_game(9)),
+        lambda: log.add_many(games(2, 20)),
+        lambda: log.delete(1),
+        lambda: log.import_ggf(write_ggf(random_game(9))),
+    ):
+        with pytest.raises(GameLogError, match=r"games\.db: the game log was opened with readonly=True"):
+            write()
+    assert len(log) == 3
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(log))
+    assert copy.readonly and len(copy) == 3
+
+
+def test_a_read_only_log_says_to_open_it_readonly_and_then_reads(shared_folder: Path) -> None:
+    path = shared_folder / "games.db"
+    GameLog(path).add_many(games(4))
+    path.chmod(0o444)
+
+    def open_and_add() -> int:
+        log = GameLog(path)  # SQLite may open a read-only file and fail only at the first write
+        return log.add(random_game(9))
+
+    refused = as_unprivileged(open_and_add)
+    assert refused.startswith("GameLogError: ") and "read-only" in refused and "readonly=True" in refused, refused
+    assert as_unprivileged(lambda: [g.black_player for g in GameLog(path, readonly=True)]) == repr(
+        [g.black_player for g in games(4)]
+    )
+    # The same in a folder nobody may write in, where SQLite cannot make its side files.
+    path.chmod(0o644)
+    shared_folder.chmod(0o555)
+    refused = as_unprivileged(open_and_add)
+    assert refused.startswith("GameLogError: ") and "readonly=True" in refused, refused
+    assert as_unprivileged(lambda: len(GameLog(path, readonly=True))) == "4"
+    new_log = as_unprivileged(lambda: GameLog(shared_folder / "new.db"))
+    assert new_log.startswith("GameLogError: ") and "new.db" in new_log, new_log
+    assert len(GameLog(path, readonly=True)) == 4  # nothing was changed on the way
+
+
+@pytest.mark.parametrize(
+    ("message", "error", "words"),
+    [
+        ("database is locked", GameLogBusyError, "retry"),
+        ("attempt to write a readonly database", GameLogError, "readonly=True"),
+        ("unable to open database file", GameLogError, "check the permissions"),
+        ("database or disk is full", GameLogError, "free some space"),
+        ("disk I/O error", GameLogError, "input/output error"),
+        ("file is not a database", InvalidPositionError, "damaged"),
+        ("cannot rollback - no transaction is active", GameLogError, "SQLite failed"),
+    ],
+)
+def test_every_sqlite_failure_becomes_a_package_error(
+    tmp_path: Path, message: str, error: type[ReversiError], words: str
+) -> None:
+    """What SQLite reports (read from its text, as before Python 3.11) says what to do."""
+    log = GameLog(tmp_path / "games.db")
+    failure = log._file.failure(sqlite3.OperationalError(message))
+    assert type(failure) is error and words in str(failure) and "games.db" in str(failure)
