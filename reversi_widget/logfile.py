@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from .errors import GameLogBusyError, GameLogError, InvalidPositionError, ReversiError
+from .errors import GameLogBusyError, GameLogError, InvalidPositionError, ReversiError, cut
 from .logtable import SCHEMA
 
 APPLICATION_ID = 0x52564C47  # "RVLG": this file is a reversi-widget game log
@@ -43,7 +43,7 @@ _INHERITED: list[object] = []  # connections a forked process got from its paren
 
 # SQLite's primary result codes that say what went wrong (``sqlite3`` errors carry them from
 # Python 3.11 on; before, the message text tells).
-_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
+_ERROR, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 1, 5, 6, 8, 10, 11, 13, 14, 26
 _CODE_WORDS = {
     _BUSY: "database is locked",
     _READONLY: "readonly database",
@@ -55,7 +55,12 @@ _CODE_WORDS = {
 }
 
 
-def _code(error: sqlite3.Error) -> int | None:
+#: What reading the file can raise: SQLite's errors, and text in it that is not UTF-8
+#: (``sqlite3`` raises ``UnicodeDecodeError`` for some of that, not its own error).
+_SQLITE_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+
+
+def _code(error: Exception) -> int | None:
     """SQLite's primary result code of an error."""
     code = getattr(error, "sqlite_errorcode", None)
     if isinstance(code, int):
@@ -79,9 +84,10 @@ class LogFile:
         """The error for a file that is not a usable game log, naming it."""
         return InvalidPositionError(f"{self.path}: {why}")
 
-    def failure(self, error: sqlite3.Error) -> ReversiError:
+    def failure(self, error: Exception) -> ReversiError:
         """The package's error for what SQLite reported, saying what to do about it."""
         code = _code(error)
+        said = cut(str(error), 100)  # SQLite may quote a whole damaged row
         if code in (_BUSY, _LOCKED):
             return GameLogBusyError(
                 f"{self.path}: another process held the game log's lock for more than {self.timeout:g} s: "
@@ -108,14 +114,18 @@ class LogFile:
             return GameLogError(f"{self.path}: the disk is full: free some space and retry (nothing was recorded)")
         if code == _IOERR:
             return GameLogError(
-                f"{self.path}: the disk reported an input/output error ({error}): check the file system; "
+                f"{self.path}: the disk reported an input/output error ({said}): check the file system; "
                 "every game recorded before is kept"
             )
-        if code in (_NOTADB, _CORRUPT) or type(error) is sqlite3.DatabaseError:
-            return self.refuse(f"is not a GameLog database or is damaged: {error}")
+        # The statements are the package's own, so a plain SQL error (no such table or column,
+        # an unsupported file format) or text that is not UTF-8 means the file is not as written.
+        damaged = code in (_ERROR, _NOTADB, _CORRUPT) or isinstance(error, UnicodeDecodeError)
+        damaged = damaged or "Could not decode to UTF-8" in str(error)
+        if damaged or type(error) is sqlite3.DatabaseError:
+            return self.refuse(f"is not a GameLog database or is damaged: {said}")
         if isinstance(error, sqlite3.IntegrityError):
-            return GameLogError(f"{self.path}: the database refused the change ({error}): nothing was recorded")
-        return GameLogError(f"{self.path}: SQLite failed: {error}")
+            return GameLogError(f"{self.path}: the database refused the change ({said}): nothing was recorded")
+        return GameLogError(f"{self.path}: SQLite failed: {said}")
 
     def open(self) -> None:
         """Connect, then check (or create) the schema; a foreign or damaged file is refused."""
@@ -124,7 +134,7 @@ class LogFile:
             self._check_path()
         try:
             conn = self._connect(immutable=False)
-        except sqlite3.Error as error:
+        except _SQLITE_ERRORS as error:
             raise self.failure(error) from None
         try:
             try:
@@ -137,7 +147,7 @@ class LogFile:
                 conn.close()
                 conn = self._connect(immutable=True)
                 self._prepare(conn, memory)
-        except sqlite3.Error as error:
+        except _SQLITE_ERRORS as error:
             conn.close()
             raise self.failure(error) from None
         except BaseException:
@@ -278,7 +288,7 @@ class LogFile:
             assert self._conn is not None
             try:
                 yield self._conn
-            except sqlite3.Error as error:
+            except _SQLITE_ERRORS as error:
                 raise self.failure(error) from None
 
     @contextmanager

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .batch import analyse_games
-from .errors import GameLogBusyError, GameLogError, InvalidPositionError, ReversiError, quote
+from .errors import GameLogBusyError, GameLogError, InvalidPositionError, ReversiError, cut, quote
 from .game import Game
 from .logfile import APPLICATION_ID, BUSY_TIMEOUT_MS, SCHEMA_VERSION, LogFile
 from .logtable import (
@@ -232,7 +232,8 @@ class GameLog:
         with self._file.connection() as conn:
             problems = [row[0] for row in conn.execute("PRAGMA integrity_check")]
         if problems != ["ok"]:
-            raise self._file.refuse(f"integrity check failed: {'; '.join(problems[:5])}")
+            shown = "; ".join(cut(" ".join(str(problem).split()), 100) for problem in problems[:3])
+            raise self._file.refuse(f"integrity check failed ({len(problems)} problems): {shown}")
 
     # -- questions --------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Hostile files: mutated WTHOR databases, GGF records, transcripts and position strings.
+"""Hostile files: mutated WTHOR databases, GGF records, transcripts, position strings and moves.
 
 Every input starts from a real one (games of the WTHOR database in ../shared/data/wthor,
 GGF written by our own writer and GGS-style text, transcripts and positions of real and
@@ -6,9 +6,18 @@ random games) and is then truncated, bit-flipped, stretched, spliced or edited w
 format is fragile. For each one, the parser either accepts it (and what it returns is
 checked: a GGF game writes and reads back the same, a board prints and reads back the same)
 or refuses it with one of the package's ``ReversiError``s whose message names the place
-(the file, record, game, move, character, line or square). Anything else, a parse that
-runs past ``TIME_LIMIT`` (SIGALRM), or memory beyond a bound on the largest inputs
-(tracemalloc) fails the test with the mutation that caused it.
+(the file, record, game, move, character, line or square) and quotes no more than a short
+piece of it. Anything else, a parse that runs past ``TIME_LIMIT`` (SIGALRM), or memory beyond
+a bound on the largest inputs (tracemalloc) fails the test with the mutation that caused it.
+
+The classes of issue 14 each have their part: a refused ``set_position``/``push_transcript``
+on a board with moves leaves it exactly as it was (1); look-alike characters (digits of other
+scripts, ``²``, the Kelvin sign, Unicode blanks) are among the mutations, and only the
+package's errors may come out (2, 3); hand-built moves and squares of every type and size (4);
+name files that are folders or missing, game files that are folders (5); custom starts under
+rules that cannot use them (7); every message short (8); files of gigabytes and past the game
+and record limits, refused before they are read (9). The game log's part (6) is in
+``test_records_stress.py``.
 """
 
 from __future__ import annotations
@@ -29,18 +38,27 @@ from typing import Any
 
 import pytest
 
-from reversi_widget import Board, ReversiError, Rules
+from reversi_widget import Board, InvalidMoveError, Move, ReversiError, Rules, explain, ggf
 from reversi_widget.game import Game
-from reversi_widget.ggf import MAX_TEXT_CHARS, load_ggf, read_ggf, read_ggf_games, write_ggf, write_ggf_games
+from reversi_widget.ggf import (
+    MAX_GAMES,
+    MAX_TEXT_CHARS,
+    load_ggf,
+    read_ggf,
+    read_ggf_games,
+    write_ggf,
+    write_ggf_games,
+)
 from reversi_widget.notation import parse_position, parse_transcript
 from reversi_widget.rules import FREE_START, START_LAYOUTS
-from reversi_widget.wthor import HEADER, PLAYERS_FILE, RECORD, TOURNAMENTS_FILE, read_wthor
+from reversi_widget.wthor import HEADER, MAX_RECORDS, PLAYERS_FILE, RECORD, TOURNAMENTS_FILE, read_wthor
 from tests.support import play_random
 from tests.test_ggf import ggs_text
 from tests.test_records import random_game, same_game
 from tests.test_wthor import header, wthor_files
 
 TIME_LIMIT = 5.0  # seconds for one parse of one small mutated input: far above the real cost
+MESSAGE_LIMIT = 600  # characters of a refusal: a few short quotes and a file's path
 
 #: Where a refusal must say the trouble is, per format.
 WTHOR_PLACE = re.compile(r"WTH_\w+\.wtb|WTHOR\.(JOU|TRN)")
@@ -90,7 +108,7 @@ def judge(tally: Tally, label: str, place: re.Pattern[str], parse: Callable[[], 
     except ReversiError as error:
         message = str(error)
         assert place.search(message), f"{label}: the refusal names no place: {message!r}"
-        assert len(message) < 2_000, f"{label}: a refusal of {len(message)} characters quotes too much"
+        assert len(message) < MESSAGE_LIMIT, f"{label}: a refusal of {len(message)} characters quotes too much"
         tally.refused += 1
         tally.errors[type(error).__name__] += 1
         return None
@@ -206,6 +224,16 @@ def mutate_wthor(rng: random.Random) -> tuple[bytes, str]:
     return with_count(head, len(records)) + b"".join(records), what
 
 
+def test_a_game_file_that_is_no_file_is_an_os_error_naming_it(tmp_path: Path) -> None:
+    """Class 5: the game file's own troubles stay OSErrors, and name it."""
+    (tmp_path / "WTH_2024.wtb").mkdir()
+    for path in (tmp_path / "WTH_2024.wtb", tmp_path / "WTH_2025.wtb"):
+        with pytest.raises(OSError, match=re.escape(path.name)):
+            read_wthor(path)
+        with pytest.raises(OSError, match=re.escape(path.name)):
+            load_ggf(path)
+
+
 def read_whole_wthor(path: Path) -> list[Game]:
     """Read every record and turn each into a game (which replays every move)."""
     return [record.to_game() for record in read_wthor(path)]
@@ -241,19 +269,34 @@ def test_mutated_wthor_files(stress: Any, figures: Any, tmp_path: Path, real_nam
     for index in range(names):
         which = rng.choice([PLAYERS_FILE, TOURNAMENTS_FILE])
         original = players if which == PLAYERS_FILE else tournaments
-        if rng.random() < 0.3:
+        damage = rng.random()
+        if damage < 0.25:
             count_field = rng.choice([0, 1, 65535, rng.randrange(65536)])
             data, what = original[:6] + struct.pack("<H", count_field) + original[8:], f"N2 set to {count_field}"
+        elif damage < 0.35:
+            data, what = b"", "a folder"  # issue 14, class 5: refused naming it, not IsADirectoryError
+        elif damage < 0.45:
+            data, what = b"", "missing"  # the names stay numbers
         else:
             data, what = mutate_bytes(original, rng)
         here = tmp_path / f"names{index}"
         here.mkdir()
         (here / PLAYERS_FILE).write_bytes(players)
         (here / TOURNAMENTS_FILE).write_bytes(tournaments)
-        (here / which).write_bytes(data)
+        if what == "a folder":
+            (here / which).unlink()
+            (here / which).mkdir()
+        elif what == "missing":
+            (here / which).unlink()
+        else:
+            (here / which).write_bytes(data)
         (here / "WTH_2024.wtb").write_bytes(game_file)
         label = f"{which} input {index} ({what}; run seed {seed})"
-        judge(tally, label, WTHOR_PLACE, lambda here=here: read_whole_wthor(here / "WTH_2024.wtb"))  # type: ignore[misc]
+        games = judge(tally, label, WTHOR_PLACE, lambda here=here: read_whole_wthor(here / "WTH_2024.wtb"))  # type: ignore[misc]
+        if what == "missing":
+            assert isinstance(games, list) and len(games) == 2, label
+        elif what == "a folder":
+            assert games is None, f"{label}: a folder was taken for a name file"
     elapsed = figures.clock() - started
     figures.record("files", f"WTHOR inputs ({tally.accepted} read, {tally.refused} refused)", tally.total, elapsed)
     assert tally.total == count + names
@@ -307,6 +350,11 @@ GGF_EDITS: list[tuple[re.Pattern[str], Callable[[random.Random], str]]] = [
     (re.compile(r"\d+"), lambda r: r.choice(["9" * r.randint(5, 400), "0", "-1"])),
     (re.compile(r"[*O-](?=[*O-]{3})"), lambda r: r.choice(["*", "O", "-", "X", "o", "."])),
     (re.compile(r"(?<=\])"), lambda r: r.choice(["PB[again]", "XX[", "BO[8 * ]", "B[d3]", " ", "\n", "Zz[1]"])),
+    # Look-alikes where the format wants ASCII: sizes, margins, squares, blanks (issue 14, class 3).
+    (
+        re.compile(r"(?<=TY\[)[0-9]|(?<=BO\[)[0-9]|(?<=RE\[.)[0-9]|(?<=[BW]\[)[a-p0-9]|\](?=[A-Z])"),
+        lambda r: r.choice(LOOK_ALIKES),
+    ),
 ]
 
 
@@ -318,8 +366,11 @@ def mutate_ggf(source: str, rng: random.Random) -> tuple[str | bytes, str]:
         at = rng.randrange(len(source))
         return source[:at], f"truncated at character {at}"
     if how == "huge":
-        if rng.random() < 0.5:
+        pick = rng.random()
+        if pick < 0.4:
             return source.replace("PW[", "PW[" + "w" * rng.choice([1_000, 250_000]), 1), "a huge player name"
+        if pick < 0.7:  # quoted in a message: it must be cut short there (issue 14, class 8)
+            return source.replace("PW[", "PW" * rng.choice([2_000, 50_000]) + "[", 1), "a huge property name"
         return source.replace("B[", "B[" + "\\]" * 120_000, 1), "a huge escaped move"
     if how == "games":
         return (source + "\n") * rng.randint(2, 40) + rng.choice(["", "junk", "(;", "(;GM[Othello];)"]), "repeated"
@@ -375,6 +426,12 @@ def test_mutated_ggf(stress: Any, figures: Any, tmp_path: Path) -> None:
 
 ODD_TEXT = ["", " ", "  ", ",", ";", "-", "--", "pass", "pa", "PS", "x", "a0", "a10", "i1", "p16", "q5", "\n", "\t",
             "\u00a0", "５", "é", "\x00", "\ud800", "<", ">", "[", "]"]  # fmt: skip
+#: Characters that look like ASCII ones of the text forms, or fold or convert to them: digits of
+#: other scripts (``int`` reads them), ``²`` and ``①`` (``isdigit`` accepts them), the Kelvin sign
+#: and the long s (case folding makes them k and s), fullwidth letters, Unicode blanks and breaks.
+LOOK_ALIKES = ["\u0663", "\u06f5", "\u0968", "\uff18", "\u00b2", "\u2460", "\u212a", "\u017f", "\uff44", "\u0425",
+               "\u041e", "\u2212", "\u2003", "\u3000", "\u2028", "\u0085", "\u200b"]  # fmt: skip
+ODD_TEXT += LOOK_ALIKES
 
 
 def mutate_text(text: str, rng: random.Random, extra: list[str]) -> tuple[str, str]:
@@ -419,6 +476,32 @@ def random_boards(rng: random.Random, count: int) -> list[Board]:
     return boards
 
 
+def state(board: Board) -> tuple[object, ...]:
+    """Everything a board holds, the moves it can take back included."""
+    return (board.rules, board.bitboards(), board.turn, board.supply, list(board.move_stack), list(board._undo),
+            board._initial)  # fmt: skip
+
+
+def refused_without_a_trace(board: Board, call: Callable[[Board], object], label: str) -> bool:
+    """Run a mutating ``call`` on ``board``; if it is refused, the board must be exactly as it
+    was and take back its moves to the same positions (issue 14, class 1). True if refused."""
+    before, copy = state(board), board.copy()
+    try:
+        with time_limit(TIME_LIMIT, label):
+            call(board)
+    except ReversiError as error:
+        assert len(str(error)) < MESSAGE_LIMIT, label
+        assert state(board) == before, f"{label}: refused, but the board changed"
+        while copy.move_stack:
+            assert board.pop() == copy.pop() and board == copy, f"{label}: the moves no longer take back"
+        return True
+    except ParserHang as hang:
+        pytest.fail(str(hang))
+    except Exception as error:
+        pytest.fail(f"{label}: {type(error).__name__} is not a ReversiError: {error}")
+    return False
+
+
 def test_mutated_transcripts(stress: Any, figures: Any) -> None:
     rng = random.Random(random.randrange(1 << 30))
     seed = rng.random()
@@ -441,6 +524,9 @@ def test_mutated_transcripts(stress: Any, figures: Any) -> None:
             again = Board.from_transcript(board.transcript(passes=True), rules=Rules(size=size))
             assert again == board and again.move_stack == board.move_stack, label
             assert parse_transcript(mutated, size) is not None
+        # Played on top of a game in progress, a refused transcript leaves the game as it was.
+        played = play_random(Board(rules=Rules(size=size)), rng, rng.randint(1, 12))
+        refused_without_a_trace(played, lambda b, m=mutated: b.push_transcript(m), label + " (pushed)")
     elapsed = figures.clock() - started
     figures.record("files", f"transcripts ({tally.accepted} read, {tally.refused} refused)", tally.total, elapsed)
     assert tally.refused > tally.total // 4 and tally.accepted > 0
@@ -481,12 +567,100 @@ def test_mutated_positions(stress: Any, figures: Any) -> None:
             assert Board(board.to_string(), rules=rules) == board, label
             assert Board(str(board), rules=rules) == board, label
         judge(tally, label + " (size inferred)", POSITION_PLACE, lambda m=mutated: Board.from_string(m))
+        # Set on a game in progress, a refused position leaves the game and its moves as they were.
+        played = play_random(Board(rules=rules), rng, rng.randint(1, 12))
+        refused_without_a_trace(played, lambda b, m=mutated: b.set_position(m), label + " (set)")
+        # As the custom start of rules (with or without a supply): refused by the rules, or a board.
+        for supply in (None, rules.size**2 // 2):
+            values = {"size": rules.size, "start": mutated, "supply": supply}
+            made = judge(tally, f"{label} as Rules({supply=})", POSITION_PLACE, lambda v=values: Rules(**v))
+            if isinstance(made, Rules):
+                assert Board(rules=made).rules == made, label
     elapsed = figures.clock() - started
     figures.record("files", f"positions ({tally.accepted} read, {tally.refused} refused)", tally.total, elapsed)
     assert tally.refused > tally.total // 4 and tally.accepted > 0
 
 
+# -- hand-built moves and squares ---------------------------------------------------------
+
+
+def odd_value(rng: random.Random) -> object:
+    """A value someone might hand in as a square or a board size."""
+    return rng.choice(
+        [rng.randrange(-300, 300), rng.randrange(-(1 << 80), 1 << 80), 10 ** rng.randint(20, 5_000), -1, 64, 256,
+         rng.random() * 100, float("nan"), float("inf"), 19.0, True, False, None, "d3", "", "\u212a1", b"d3", (19,),
+         [19], object(), complex(1, 1)]
+    )  # fmt: skip
+
+
+def test_hand_built_moves_and_squares(stress: Any, figures: Any) -> None:
+    """Class 4: ``Move`` is a square of some board or refused (``InvalidMoveError``, or a
+    ``TypeError`` for a wrong type), and every ``Board`` method taking a square or a move
+    refuses one that is not of its board with those errors, changing nothing."""
+    rng = random.Random(random.randrange(1 << 30))
+    seed = rng.random()
+    boards = random_boards(rng, 20)
+    tally = Tally()
+    count = stress.count(full=20_000)
+    started = figures.clock()
+    for index in range(count):
+        square, size = odd_value(rng), rng.choice([odd_value(rng), 4, 6, 8, 10, 16])
+        label = f"Move({quote_value(square)}, {quote_value(size)}) (run seed {seed})"
+        move: Move | None = None
+        try:
+            move = Move(square, size)  # type: ignore[arg-type]
+        except (InvalidMoveError, TypeError) as error:
+            assert len(str(error)) < MESSAGE_LIMIT, label
+            tally.refused += 1
+            tally.errors[type(error).__name__] += 1
+        except Exception as error:
+            pytest.fail(f"{label}: {type(error).__name__}: {error}")
+        else:
+            tally.accepted += 1
+            assert move.size in range(4, 17, 2), label
+            assert move.square is None or 0 <= move.square < move.size**2, label
+        board = boards[index % len(boards)]
+        given = move if move is not None and rng.random() < 0.7 else square
+        calls: list[tuple[str, Callable[[Board], object]]] = [
+            ("push", lambda b, v=given: b.push(v)),  # type: ignore[misc]
+            ("flips", lambda b, v=given: b.flips(v)),  # type: ignore[misc]
+            ("parse_move", lambda b, v=given: b.parse_move(v)),  # type: ignore[misc]
+            ("disc_at", lambda b, v=given: b.disc_at(v)),  # type: ignore[misc]
+            ("explain", lambda b, v=given: explain(b, v)),  # type: ignore[misc]
+        ]
+        for name, call in calls:
+            before = state(board)
+            try:
+                call(board)
+            except (ReversiError, TypeError) as error:
+                assert len(str(error)) < MESSAGE_LIMIT, f"{name} of {label}"
+                assert state(board) == before, f"{name} of {label} changed the board"
+            except Exception as error:
+                pytest.fail(f"{name} of {label}: {type(error).__name__}: {error}")
+            else:
+                if name == "push":
+                    board.pop()  # a legal move: taken back for the next value
+    elapsed = figures.clock() - started
+    figures.record("files", f"hand-built moves ({tally.accepted} made, {tally.refused} refused)", tally.total, elapsed)
+    assert tally.refused > tally.total // 4 and tally.accepted > 0
+
+
+def quote_value(value: object) -> str:
+    """A value for a failure message, short even for a 5,000-digit int."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"<int of {value.bit_length()} bits>"
+    return repr(value)[:40]
+
+
 # -- the largest inputs: time and memory ------------------------------------------------
+
+
+def sparse(path: Path, head: bytes, size: int) -> Path:
+    """A file of ``size`` bytes taking no disk space: ``head``, then a hole of zeros."""
+    with open(path, "wb") as handle:
+        handle.write(head)
+        handle.truncate(size)
+    return path
 
 
 def peak_memory(run: Callable[[], object]) -> tuple[int, object]:
@@ -505,7 +679,9 @@ def peak_memory(run: Callable[[], object]) -> tuple[int, object]:
 MB = 1 << 20
 
 
-def test_the_largest_inputs_stay_in_bounds(stress: Any, figures: Any, tmp_path: Path) -> None:
+def test_the_largest_inputs_stay_in_bounds(
+    stress: Any, figures: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Inputs at and beyond each reader's limit: refused at once or read with memory in
     proportion to the input (bounds from measurements, with room), never a hang."""
     largest = max(wthor_files(), key=lambda p: p.stat().st_size)
@@ -527,15 +703,32 @@ def test_the_largest_inputs_stay_in_bounds(stress: Any, figures: Any, tmp_path: 
     case("one GGF game of 16 MiB", len(one_game), 3 * len(one_game) + MB, lambda: read_ggf_games(one_game))
     games = [record.to_game() for record in islice(read_wthor(largest), stress.count(full=1_500, short=150))]
     many = write_ggf_games(games)
-    # The games read are some 11 times the text (Game objects); scanning the whole text
-    # before building any game used to hold some 30 times more: the bound catches that.
-    case(f"{len(games):,} real games as one GGF text", len(many), 16 * len(many), lambda: len(read_ggf_games(many)))
+    # The games read are some 2 times the text (their moves are shared Move values; a new Move
+    # per move made it 11 times); scanning the whole text before building any game used to hold
+    # some 30 times more: the bound catches both.
+    case(f"{len(games):,} real games as one GGF text", len(many), 5 * len(many), lambda: len(read_ggf_games(many)))
     case("a transcript of 1 MB", MB, 3 * MB, lambda: Board.from_transcript("f5" * (MB // 2)))
     longest = "f5d6" * 700 + "c3"
     case("a transcript at the length limit", len(longest), MB, lambda: parse_transcript(longest, 8))
     case("a position of 1 MB", MB, 3 * MB, lambda: parse_position("-" * MB + " X"))
     diagram = "\n".join(f"{r:>2} " + " ".join("-" * 16) for r in range(1, 17)) + "\nblack to move"
     case("a 16x16 diagram padded to the limit", 4096, MB, lambda: parse_position(diagram + " " * (4096 - len(diagram))))
+    # Files of gigabytes and past the count limits: refused from their size and header, unread
+    # (issue 14, class 9; a 3 GB file used to end in a MemoryError). Sparse: no disk space.
+    gigabytes = 3 * 1024**3
+    huge_wthor = sparse(tmp_path / "WTH_3000.wtb", header(3), gigabytes)
+    case("a WTHOR file of 3 GB", gigabytes, MB, lambda: read_wthor(huge_wthor))
+    too_many = sparse(tmp_path / "WTH_3001.wtb", header(MAX_RECORDS + 1), HEADER.size + RECORD.size * (MAX_RECORDS + 1))
+    case(f"a WTHOR file of {MAX_RECORDS + 1:,} records", too_many.stat().st_size, MB, lambda: read_wthor(too_many))
+    huge_ggf = sparse(tmp_path / "huge.ggf", b"(;GM[Othello];)", gigabytes)
+    case("a GGF file of 3 GB", gigabytes, MB, lambda: load_ggf(huge_ggf))
+    # 1.1 million of the smallest games in 16 MiB used to take 14 s and 440 MB: the game count
+    # stops them. Under tracemalloc 50,000 games take some 10 s, so the short form lowers the limit.
+    games_limit = MAX_GAMES if stress.full else MAX_GAMES // 10
+    monkeypatch.setattr(ggf, "MAX_GAMES", games_limit)
+    smallest = "(;GM[Othello];)" * (games_limit + 1)
+    bound = 40 * MB * games_limit // MAX_GAMES
+    case(f"{games_limit + 1:,} of the smallest GGF games", len(smallest), bound, lambda: read_ggf_games(smallest))
     for what, input_size, bound, run in rows:
         started = figures.clock()
         with time_limit(60, what):

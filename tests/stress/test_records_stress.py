@@ -1,4 +1,5 @@
-"""GameLog under processes: writers at once, and writers killed with SIGKILL mid-write.
+"""GameLog under processes and hostile files: writers at once, writers killed with SIGKILL
+mid-write, damaged files, paths that are no log, and a lock held around the timeout.
 
 The writer script and its report format are those of tests/test_records.py (``WRITER``):
 each commit (one game, or a batch of five in one transaction) is printed on a pipe right
@@ -10,6 +11,9 @@ after it returns, so the test knows what was committed before the kill.
   times while a second writer keeps writing): each time the file passes SQLite's
   ``PRAGMA integrity_check``, opens as a ``GameLog``, holds every reported commit, and
   every batch is whole or absent; the second writer finishes with nothing lost.
+- Issue 14, class 6: a damaged log, a device, a pipe, a folder, a read-only log, and a lock
+  another process holds past the timeout give the package's errors only, never a raw
+  ``sqlite3`` error, and the log holds exactly what was reported recorded.
 """
 
 from __future__ import annotations
@@ -26,8 +30,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from reversi_widget.records import GameLog
-from tests.test_records import _reported, _writer
+from reversi_widget import ReversiError
+from reversi_widget.game import Game
+from reversi_widget.records import GameLog, GameLogBusyError, GameLogError
+from tests.stress.test_files import mutate_bytes
+from tests.test_records import _reported, _writer, games, random_game
 
 
 def games_per_writer(steps: int) -> int:
@@ -182,3 +189,136 @@ def test_a_kill_inside_a_big_transaction_leaves_none_of_it(tmp_path: Path) -> No
     assert len(log) == 1 and next(iter(log)).black_player == "one"
     log.check()
     log.close()
+
+
+# -- hostile log files (issue 14, class 6): only the package's errors come out ----------------
+
+
+def exercise(path: Path, game: Game) -> str:
+    """Open a log and use every kind of operation; 'ok' or the package error's class name.
+    Anything else (a raw sqlite3 error above all) fails the test."""
+    try:
+        log = GameLog(path, timeout=0.5)
+        try:
+            len(log)
+            for _ in log:
+                pass
+            log.stats()
+            log.most_played()
+            log.check()
+            log.add(game)
+        finally:
+            log.close()
+    except ReversiError as error:
+        message = str(error)
+        assert path.name in message, f"{path.name}: the refusal does not name the file: {message}"
+        assert len(message) < 600, f"{path.name}: a refusal of {len(message)} characters"
+        return type(error).__name__
+    except Exception as error:
+        raise AssertionError(f"{path.name}: {type(error).__module__}.{type(error).__name__}: {error}") from error
+    return "ok"
+
+
+def test_damaged_log_files_give_only_package_errors(stress: Any, figures: Any, tmp_path: Path) -> None:
+    """A real log, damaged at random (bits flipped, cut short, pages spliced, bytes added):
+    opened, read, asked, checked and written to, it answers or says it is damaged; no
+    ``sqlite3`` error escapes (the file's header page is damaged as often as the rest)."""
+    rng = random.Random(random.randrange(1 << 30))
+    seed = rng.random()
+    original = tmp_path / "original.db"
+    log = GameLog(original)
+    log.add_many(games(30))
+    log.close()
+    data = original.read_bytes()
+    game = random_game(99)
+    outcomes: Counter[str] = Counter()
+    count = stress.count(full=1_500, short=150)
+    started = figures.clock()
+    for index in range(count):
+        if rng.random() < 0.5:  # aim at the header page, where SQLite reads its settings
+            head, what = mutate_bytes(data[:100], rng)
+            damaged = head + data[100:]
+        else:
+            damaged, what = mutate_bytes(data, rng)
+        path = tmp_path / f"damaged{index}.db"
+        path.write_bytes(damaged)
+        outcome = exercise(path, game)
+        outcomes[outcome] += 1
+        assert outcome in ("ok", "InvalidPositionError", "GameLogError"), f"{what} (run seed {seed}): {outcome}"
+        path.unlink()
+        for side in ("-wal", "-shm"):
+            Path(f"{path}{side}").unlink(missing_ok=True)
+    elapsed = figures.clock() - started
+    figures.record("records", f"damaged log files ({dict(outcomes)})", count, elapsed)
+    assert outcomes["InvalidPositionError"] > 0 and outcomes["ok"] > 0
+
+
+def test_paths_that_are_no_log_and_readonly_logs(tmp_path: Path) -> None:
+    game = random_game(98)
+    fifo = tmp_path / "pipe.db"
+    os.mkfifo(fifo)
+    (tmp_path / "folder.db").mkdir()
+    for path in (Path("/dev/zero"), Path("/dev/null"), fifo, tmp_path / "folder.db", tmp_path / "no" / "such.db"):
+        assert exercise(path, game) in ("InvalidPositionError", "GameLogError"), path
+    kept = tmp_path / "kept.db"
+    GameLog(kept).add_many(games(5))
+    readonly = GameLog(kept, readonly=True)
+    for write in (lambda: readonly.add(game), lambda: readonly.add_many([game]), lambda: readonly.delete(1)):
+        try:
+            write()
+        except GameLogError as error:
+            assert "readonly=True" in str(error)
+        else:
+            raise AssertionError("a read-only log was written to")
+    assert len(readonly) == 5
+
+
+HOLD = textwrap.dedent(
+    """
+    import sqlite3, sys, time
+    conn = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=60)
+    for line in sys.stdin:  # each line: seconds to hold the write lock
+        conn.execute("BEGIN IMMEDIATE")
+        print("holding", flush=True)
+        time.sleep(float(line))
+        conn.execute("COMMIT")
+        print("free", flush=True)
+    """
+)
+
+
+def test_writers_against_a_lock_held_around_the_timeout(stress: Any, figures: Any, tmp_path: Path) -> None:
+    """Another process takes the write lock again and again, for a random time around this
+    log's timeout: each ``add`` either records its game or raises ``GameLogBusyError``, and
+    the log then holds exactly the games whose ``add`` returned."""
+    rng = random.Random(random.randrange(1 << 30))
+    db = tmp_path / "games.db"
+    log = GameLog(db, timeout=0.1)
+    script = tmp_path / "hold.py"
+    script.write_text(HOLD)
+    holder = subprocess.Popen(
+        [sys.executable, str(script), str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdin is not None and holder.stdout is not None
+    recorded: list[int] = []
+    busy = 0
+    rounds = stress.count(full=200, short=25)
+    started = figures.clock()
+    try:
+        for index in range(rounds):
+            holder.stdin.write(f"{rng.uniform(0.0, 0.25)}\n")
+            holder.stdin.flush()
+            assert holder.stdout.readline().strip() == "holding"
+            try:
+                recorded.append(log.add(random_game(index)))
+            except GameLogBusyError:
+                busy += 1
+            assert holder.stdout.readline().strip() == "free"
+    finally:
+        holder.stdin.close()
+        holder.wait(30)
+    elapsed = figures.clock() - started
+    assert sorted(log.ids()) == sorted(recorded) and len(recorded) + busy == rounds
+    log.close()
+    figures.record("records", f"adds against a held lock ({len(recorded)} recorded, {busy} busy)", rounds, elapsed)
+    assert busy > 0 and recorded  # the lock really outlasted the timeout sometimes, and not always
