@@ -421,8 +421,6 @@ class Board:
             return Move.from_name(move, self.size)
         raise InvalidMoveError(f"a move must be a Move or a square name like 'd3', got {quote(move)}")
 
-    _parse_move = parse_move  # the old private name, still called from widget.py
-
     def _check_legal(self, move: Move) -> None:
         if self.is_game_over():
             raise IllegalMoveError(f"{move} is illegal: the game is over")

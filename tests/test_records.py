@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reversi_widget import Board, InvalidMoveError, InvalidPositionError, ReversiError, Rules
 from reversi_widget.game import Game
@@ -182,6 +184,40 @@ def test_add_many_is_all_or_nothing(tmp_path: Path) -> None:
     with pytest.raises(GameLogError, match=r"refused the change \(no Bob\): nothing was recorded"):
         log.add_many([random_game(30), random_game(31), *with_bob])
     assert len(log) == 1
+
+
+def refused_game(kind: str) -> object:
+    """Something ``add_many`` must refuse, of one kind."""
+    if kind == "not a game":
+        return "f5d6c3"
+    if kind == "unfinished":
+        return Game.from_transcript("f5d6")
+    if kind == "bad result":
+        return Game.from_transcript("f5d6", result=(70, 1))
+    if kind == "bad name":
+        return Game.from_transcript("f5d6", black_player=7, result=(3, 1))  # type: ignore[arg-type]
+    return Game.from_transcript("f5d6", date=None, result=(3, 1))  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.integers(0, 30), max_size=6),
+    st.sampled_from(["not a game", "unfinished", "bad result", "bad name", "bad date"]),
+    st.integers(0, 6),
+)
+def test_a_refused_batch_leaves_the_log_as_it_was(tmp_path: Path, picks: list[int], kind: str, at: int) -> None:
+    """Issue 14, class 1, for the log: a batch with one bad game anywhere in it records nothing."""
+    path = tmp_path / "games.db"
+    if not path.exists():
+        GameLog(path).add_many(games(3))
+    log = GameLog(path)
+    before = [(g.metadata["id"], g.transcript(passes=True), g.black_player) for g in log]
+    batch: list[object] = [random_game(pick) for pick in picks]
+    batch.insert(min(at, len(batch)), refused_game(kind))
+    with pytest.raises(ReversiError, match=rf"game {min(at, len(picks)) + 1}: "):
+        log.add_many(batch)  # type: ignore[arg-type]
+    assert [(g.metadata["id"], g.transcript(passes=True), g.black_player) for g in log] == before
+    log.close()
 
 
 # -- questions ---------------------------------------------------------------------------------
