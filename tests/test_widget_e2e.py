@@ -87,9 +87,17 @@ def play_human_game(page: Any, url: str) -> None:
     page.click(f'{second} input[data-setting="show_legal"]')
     page.wait_for_function("(v) => !document.querySelector(v + ' [data-square][data-legal]')", arg=first)
 
-    printed = run_code(page, 2, "print(w.board.to_string(), w.moves, w.notice_kind, w.notice_id, w.show_legal, 'END')")
     # One notice only (the refused a1): loading the views wrote nothing that had to be reverted.
-    assert printed.strip() == f"{after.to_string()} ['d3'] explain 1 False END"
+    expected = f"{after.to_string()} ['d3'] explain 1 False END"
+    # The setting reaches the kernel over the widget's own channel, which a loaded machine can
+    # deliver after the cell below: ask again, a bounded number of times, until it has arrived.
+    state = "print(w.board.to_string(), w.moves, w.notice_kind, w.notice_id, w.show_legal, 'END')"
+    for _ in range(20):
+        printed = run_code(page, 2, state)
+        if printed.strip() == expected:
+            break
+        page.wait_for_timeout(250)
+    assert printed.strip() == expected
 
 
 HUMAN_GAME = (
