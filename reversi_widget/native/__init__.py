@@ -29,7 +29,7 @@ PURE_ENV = "REVERSI_WIDGET_PURE"
 SIZES = (4, 6, 8)
 
 #: The kernel modules of this package, compiled in this order by the warm-up.
-KERNELS = ("moves", "perft")
+KERNELS = ("moves", "perft", "endgame")
 
 logger = logging.getLogger(__name__)
 

@@ -20,11 +20,12 @@ from numba.extending import intrinsic
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def kernel(signature: str) -> Callable[[F], F]:
+def kernel(signature: str, *, inline: bool = False) -> Callable[[F], F]:
     """Compile a function with numba for one explicit signature: nopython, cached on disk
     (so only the first run on a machine pays for compiling) and without the GIL, so other
-    Python threads (a widget, a timer) run while it does."""
-    return cast(Callable[[F], F], njit(signature, cache=True, nogil=True))
+    Python threads (a widget, a timer) run while it does. ``inline`` copies its body into
+    the kernels that call it, for the small hot ones that a call would slow down."""
+    return cast(Callable[[F], F], njit(signature, cache=True, nogil=True, inline="always" if inline else "never"))
 
 
 def u64(value: int) -> int:
@@ -85,3 +86,15 @@ def entry_point(compiled: Callable[..., Any]) -> Callable[..., Any]:
     if len(signatures) == 1 and signatures[0] in overloads:
         return cast(Callable[..., Any], getattr(overloads[signatures[0]], "entry_point", compiled))
     return compiled
+
+
+@kernel("int64(uint64)", inline=True)
+def signed(bits: int) -> int:
+    """A uint64 below 2**63 as an int64, to do signed arithmetic with it."""
+    return np.int64(bits)  # type: ignore[no-any-return]
+
+
+@kernel("uint64(int64)", inline=True)
+def unsigned(value: int) -> int:
+    """A non-negative int64 as a uint64, to combine it with bitboards."""
+    return np.uint64(value)  # type: ignore[no-any-return]

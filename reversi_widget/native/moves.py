@@ -41,7 +41,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 FULL, INNER, RAYS = _tables()
 
 
-@kernel("uint64(uint64, uint64, int64)")
+@kernel("uint64(uint64, uint64, int64)", inline=True)
 def runs_up(p: int, m: int, s: int) -> int:
     """Squares just past a run of ``m`` discs that starts next to ``p``, stepping ``s`` bits up.
 
@@ -56,7 +56,7 @@ def runs_up(p: int, m: int, s: int) -> int:
     return f << s
 
 
-@kernel("uint64(uint64, uint64, int64)")
+@kernel("uint64(uint64, uint64, int64)", inline=True)
 def runs_down(p: int, m: int, s: int) -> int:
     """``runs_up`` stepping ``s`` bits down."""
     f = m & (p >> s)
@@ -68,7 +68,7 @@ def runs_down(p: int, m: int, s: int) -> int:
     return f >> s
 
 
-@kernel("uint64(int64, uint64, uint64)")
+@kernel("uint64(int64, uint64, uint64)", inline=True)
 def legal(n: int, p: int, o: int) -> int:
     """The legal moves of ``p`` on an ``n`` x ``n`` board, as a bitboard.
 
@@ -83,7 +83,7 @@ def legal(n: int, p: int, o: int) -> int:
     return r & ~(p | o) & full
 
 
-@kernel("uint64(int64, int64, uint64, uint64)")
+@kernel("uint64(int64, int64, uint64, uint64)", inline=True)
 def flips(n: int, sq: int, p: int, o: int) -> int:
     """The opponent discs a disc of ``p`` placed on ``sq`` flanks (0 if none).
 
