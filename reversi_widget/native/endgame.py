@@ -11,7 +11,8 @@ alpha-beta with principal variation search:
   flip again (stability) cuts off windows the position cannot reach;
 * with few empties (``SHALLOW_EMPTIES``), no table and no move list: the empty squares are
   walked in quadrants with an odd number of empties first (parity), by square class
-  (corners first, X squares last), down to a last empty square played without a search.
+  (corners first, X squares last); the last four plies are spelled out (``few_empties``,
+  ``two_empties``) down to a last empty square played without a search (``last_move``).
 
 The search cannot read a clock: it polls ``stop[0]`` at every node with many empties and
 returns at once when another thread has set it (the caller then discards the result).
@@ -40,8 +41,9 @@ MAX_MOVES = 64
 
 
 def _tables() -> dict[str, np.ndarray]:
-    """Per size ``n``: the square classes in the order empties are tried (``CLASSES[n, k]``),
-    the quadrants (``QUADRANTS[n, q]``), the neighbours of each square (``AROUND[n, sq]``), the
+    """Per size ``n``: the square classes in the order empties are tried (``CLASSES[n, k]``)
+    and each square's class (``RANK[n, sq]``), the quadrants (``QUADRANTS[n, q]``) and each
+    square's quadrant as a bit (``QUADRANT_OF[n, sq]``), the neighbours of each square (``AROUND[n, sq]``), the
     corners, the columns but the first and but the last, every line along each axis
     (``LINES[n, axis, k]``) and the squares with a neighbour off the board along each axis
     (``EDGES[n, axis]``)."""
@@ -55,12 +57,21 @@ def _tables() -> dict[str, np.ndarray]:
         "not_last_col": np.zeros(top, dtype=np.uint64),
         "lines": np.zeros((top, 4, 2 * max(SIZES) - 1), dtype=np.uint64),
         "edges": np.zeros((top, 4), dtype=np.uint64),
+        "quadrant_of": np.zeros((top, 64), dtype=np.int64),
+        "rank": np.zeros((top, 64), dtype=np.int64),
     }
     for n in SIZES:
         m, geo, values = masks(n), geometry(n), square_table(n)
         for k, value in enumerate(sorted(set(values), reverse=True)):
             t["classes"][n, k] = sum(1 << sq for sq in range(n * n) if values[sq] == value)
+            for sq in range(n * n):
+                if values[sq] == value:
+                    t["rank"][n, sq] = k
         t["quadrants"][n] = m.quadrants
+        for q, quadrant in enumerate(m.quadrants):
+            for sq in range(n * n):
+                if quadrant >> sq & 1:
+                    t["quadrant_of"][n, sq] = 1 << q
         t["corners"][n] = m.corners
         t["not_first_col"][n] = m.not_first_col
         t["not_last_col"][n] = m.not_last_col
@@ -84,6 +95,7 @@ def _tables() -> dict[str, np.ndarray]:
 _t = _tables()
 CLASSES, QUADRANTS, AROUND, CORNERS = _t["classes"], _t["quadrants"], _t["around"], _t["corners"]
 NOT_FIRST_COL, NOT_LAST_COL, LINES, EDGES = _t["not_first_col"], _t["not_last_col"], _t["lines"], _t["edges"]
+QUADRANT_OF, RANK = _t["quadrant_of"], _t["rank"]
 
 HASH_P = u64(0x9E3779B97F4A7C15)
 HASH_O = u64(0xC2B2AE3D27D4EB4F)
@@ -152,9 +164,116 @@ def last_move(n: int, p: int, o: int, sq: int, rules: int) -> int:
     return final_score(n, p, o, rules)
 
 
+@kernel("int64(int64, uint64, uint64, int64, int64, int64, int64[:])")
+def two_empties(n: int, p: int, o: int, alpha: int, beta: int, rules: int, stats: np.ndarray) -> int:
+    """Two empty squares: the mover's two options, else the opponent's, each ended by
+    ``last_move``; no move list, no recursion."""
+    stats[0] += 1
+    empty = ~(p | o) & FULL[n]
+    x1 = trailing_zeros(empty)
+    x2 = trailing_zeros(empty & (empty - ONE))
+    best = -INFINITY
+    if o & AROUND[n, x1]:
+        f = flips(n, x1, p, o)
+        if f:
+            best = -last_move(n, o ^ f, p | f | (ONE << x1), x2, rules)
+            if best >= beta:
+                return best
+    if o & AROUND[n, x2]:
+        f = flips(n, x2, p, o)
+        if f:
+            best = max(best, -last_move(n, o ^ f, p | f | (ONE << x2), x1, rules))
+    if best > -INFINITY:
+        return best
+    # The mover passes: the opponent picks the lower of its options (from the mover's side).
+    best = INFINITY
+    if p & AROUND[n, x1]:
+        f = flips(n, x1, o, p)
+        if f:
+            best = last_move(n, p ^ f, o | f | (ONE << x1), x2, rules)
+            if best <= alpha:
+                return best
+    if p & AROUND[n, x2]:
+        f = flips(n, x2, o, p)
+        if f:
+            best = min(best, last_move(n, p ^ f, o | f | (ONE << x2), x1, rules))
+    if best < INFINITY:
+        return best
+    return final_score(n, p, o, rules)
+
+
+@kernel("int64(int64, uint64, uint64, int64, int64, int64, int64[:])")
+def few_empties(n: int, p: int, o: int, alpha: int, beta: int, rules: int, stats: np.ndarray) -> int:
+    """Three or four empty squares: tried in parity order (a square alone in its quadrant
+    first, then by class), the mover's moves, else the opponent's; no move list."""
+    stats[0] += 1
+    empty = ~(p | o) & FULL[n]
+    parity = 0
+    rest = empty
+    while rest:
+        parity ^= QUADRANT_OF[n, trailing_zeros(rest)]
+        rest &= rest - ONE
+    # The squares sorted by key, packed eight bits each into ``order`` (insertion sort).
+    order = 0
+    keys = 0
+    count = 0
+    rest = empty
+    while rest:
+        sq = trailing_zeros(rest)
+        rest &= rest - ONE
+        key = RANK[n, sq] + (0 if parity & QUADRANT_OF[n, sq] else 8)
+        i = count
+        while i > 0 and (keys >> (8 * (i - 1))) & 255 > key:
+            i -= 1
+        low = (1 << (8 * i)) - 1
+        order = (order & low) | (sq << (8 * i)) | ((order & ~low) << 8)
+        keys = (keys & low) | (key << (8 * i)) | ((keys & ~low) << 8)
+        count += 1
+    best = -INFINITY
+    for i in range(count):
+        sq = (order >> (8 * i)) & 255
+        if o & AROUND[n, sq]:
+            f = flips(n, sq, p, o)
+            if f:
+                bit = ONE << sq
+                if count == 3:
+                    score = -two_empties(n, o ^ f, p | f | bit, -beta, -alpha, rules, stats)
+                else:
+                    score = -few_empties(n, o ^ f, p | f | bit, -beta, -alpha, rules, stats)
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            return best
+    if best > -INFINITY:
+        return best
+    # The mover passes: the opponent moves, and minimises the mover's score.
+    best = INFINITY
+    for i in range(count):
+        sq = (order >> (8 * i)) & 255
+        if p & AROUND[n, sq]:
+            f = flips(n, sq, o, p)
+            if f:
+                bit = ONE << sq
+                if count == 3:
+                    score = two_empties(n, p ^ f, o | f | bit, alpha, beta, rules, stats)
+                else:
+                    score = few_empties(n, p ^ f, o | f | bit, alpha, beta, rules, stats)
+                if score < best:
+                    best = score
+                    if score < beta:
+                        beta = score
+                        if beta <= alpha:
+                            return best
+    if best < INFINITY:
+        return best
+    return final_score(n, p, o, rules)
+
+
 @kernel("int64(int64, uint64, uint64, int64, int64, int64, int64, int64[:])")
 def shallow(n: int, p: int, o: int, alpha: int, beta: int, empties: int, rules: int, stats: np.ndarray) -> int:
-    """A few empty squares (at least two): alpha-beta over the empty squares in parity and
+    """A few empty squares (at least five): alpha-beta over the empty squares in parity and
     class order, without a move list or a table."""
     stats[0] += 1
     empty = ~(p | o) & FULL[n]
@@ -177,8 +296,8 @@ def shallow(n: int, p: int, o: int, alpha: int, beta: int, empties: int, rules: 
                 if not f:
                     continue
                 bit = ONE << sq
-                if empties == 2:
-                    score = -last_move(n, o ^ f, p | f | bit, trailing_zeros(empty ^ bit), rules)
+                if empties == 5:
+                    score = -few_empties(n, o ^ f, p | f | bit, -beta, -alpha, rules, stats)
                 else:
                     score = -shallow(n, o ^ f, p | f | bit, -beta, -alpha, empties - 1, rules, stats)
                 if score > best:
@@ -347,6 +466,10 @@ def search(
         return final_score(n, p, o, rules)
     if empties == 1:
         return last_move(n, p, o, trailing_zeros(empty), rules)
+    if empties == 2:
+        return two_empties(n, p, o, alpha, beta, rules, stats)
+    if empties <= 4:
+        return few_empties(n, p, o, alpha, beta, rules, stats)
     if empties <= SHALLOW_EMPTIES:
         return shallow(n, p, o, alpha, beta, empties, rules, stats)
     return deep(n, p, o, alpha, beta, empties, rules, table, slots, stop, stats)
