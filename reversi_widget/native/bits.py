@@ -35,7 +35,6 @@ def u64(value: int) -> int:
 
 ZERO = u64(0)
 ONE = u64(1)
-ALL = u64(0xFFFF_FFFF_FFFF_FFFF)
 
 
 def _count(instruction: str) -> Any:
@@ -63,18 +62,6 @@ _leading_zeros = _count("ctlz")
 popcount: Callable[[int], int] = cast(Callable[[int], int], _popcount)
 trailing_zeros: Callable[[int], int] = cast(Callable[[int], int], _trailing_zeros)
 leading_zeros: Callable[[int], int] = cast(Callable[[int], int], _leading_zeros)
-
-
-@kernel("int64(uint64)")
-def lowest_square(bits: int) -> int:
-    """The index of the lowest set bit (``bits`` must not be 0)."""
-    return trailing_zeros(bits)
-
-
-@kernel("int64(uint64)")
-def highest_square(bits: int) -> int:
-    """The index of the highest set bit (``bits`` must not be 0)."""
-    return 63 - leading_zeros(bits)
 
 
 def entry_point(compiled: Callable[..., Any]) -> Callable[..., Any]:
