@@ -4,7 +4,7 @@ Each engine is driven through its public board API, as a user would call it:
 ours through ``Board.legal_moves``, ``push``, ``push_pass`` and ``pop``. The peers
 are timed only when installed (``pip install creversi-python rust-reversi``);
 this script installs nothing. The engines take turns in rounds; ratios (ours / peer
-speed) are taken within each round and their median is printed.
+speed) are taken within each round and their median is printed. Times are CPU times.
 
 The core ``perft()`` (the compiled kernel when numba is installed, which this script waits
 for) is timed at ``--core-depth`` beside Edax's perft when ``--edax`` gives an Edax binary,
@@ -188,9 +188,11 @@ def core_perft(depth: int, repeat: int, edax: Path | None) -> None:
 
 
 def timed(fn: Callable[[], int]) -> tuple[float, int]:
-    start = time.perf_counter()
+    """(CPU seconds, result): every engine runs in this process on one thread, and CPU time
+    is far steadier than wall time on a shared machine (Edax's perft reports CPU time too)."""
+    start = time.process_time()
     result = fn()
-    return time.perf_counter() - start, result
+    return time.process_time() - start, result
 
 
 def main() -> None:
@@ -203,7 +205,7 @@ def main() -> None:
     parser.add_argument("--edax", type=Path, default=None, help="an Edax binary to time its perft beside ours")
     args = parser.parse_args()
     start = time.perf_counter()
-    compiled = native.wait("perft")
+    compiled = all([native.wait(name) for name in native.KERNELS])  # nothing compiles while timed
     print(
         f"compiled core: {'ready' if compiled else 'not available (' + str(native.failure()) + ')'}"
         f" after {time.perf_counter() - start:.1f} s"

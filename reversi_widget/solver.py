@@ -23,6 +23,7 @@ made, and ``solve`` waits for the compiled one on positions that would take pure
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -171,23 +172,26 @@ class EndgameSearch:
         self.compiled = True
         stats = np.zeros(1, dtype=np.int64)
         owner = self
+        # One search at a time per object: the table and the move slots are shared.
+        lock = threading.Lock()
 
         def search(p: int, o: int, alpha: int, beta: int) -> int:
             deadline = owner.deadline
             if owner._halted or (deadline is not None and time.perf_counter() > deadline):
                 raise SearchTimeout
-            token = None if deadline is None else alarm.arm(stop, deadline)
-            try:
-                score = int(kernel(n, p, o, alpha, beta, rules, table, slots, stop, stats))
-            finally:
-                if token is not None:
-                    alarm.disarm(token)
-                owner.nodes += int(stats[0])
-                stats[0] = 0
-            if stop[0]:
-                if stop[0] == alarm.DEADLINE:
-                    stop[0] = 0
-                raise SearchTimeout
+            with lock:
+                token = None if deadline is None else alarm.arm(stop, deadline)
+                try:
+                    score = int(kernel(n, p, o, alpha, beta, rules, table, slots, stop, stats))
+                finally:
+                    if token is not None:
+                        alarm.disarm(token)
+                    owner.nodes += int(stats[0])
+                    stats[0] = 0
+                if stop[0]:
+                    if stop[0] == alarm.DEADLINE:
+                        stop[0] = 0
+                    raise SearchTimeout
             return score
 
         self.search: Callable[[int, int, int, int], int] = search

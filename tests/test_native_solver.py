@@ -189,3 +189,21 @@ def test_bad_input_is_refused_the_same_way(
     with pure_solver(monkeypatch), pytest.raises(Exception) as pure:
         bad()
     assert (type(compiled.value), str(compiled.value)) == (type(pure.value), str(pure.value))
+
+
+def test_one_search_object_shared_by_threads(kernels: ModuleType) -> None:
+    """Searches on one object from several threads wait for each other and stay exact."""
+    boards = [random_position(Rules(size=8), 12, random.Random(seed)) for seed in range(6)]
+    expected = [solve(board).score for board in boards]
+    search = EndgameSearch(8)
+    results: dict[int, int] = {}
+
+    def work(index: int) -> None:
+        results[index] = search.search(*side_bitboards(boards[index]), -INFINITY, INFINITY)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(boards))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert [results[i] for i in range(len(boards))] == expected

@@ -28,8 +28,8 @@ class Flag(Protocol):
 class _Alarm:
     def __init__(self) -> None:
         self.condition = threading.Condition()
-        self.pending: list[tuple[float, int, Flag]] = []
-        self.cancelled: set[int] = set()
+        self.pending: list[tuple[float, int, Flag]] = []  # a heap, soonest first
+        self.armed: set[int] = set()  # tokens neither rung nor cancelled
         self.tokens = itertools.count()
         self.thread: threading.Thread | None = None
 
@@ -37,6 +37,7 @@ class _Alarm:
         with self.condition:
             token = next(self.tokens)
             heapq.heappush(self.pending, (deadline, token, flag))
+            self.armed.add(token)
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name="reversi-widget-alarm", daemon=True)
                 self.thread.start()
@@ -45,8 +46,7 @@ class _Alarm:
 
     def disarm(self, token: int) -> None:
         with self.condition:
-            if any(entry[1] == token for entry in self.pending):
-                self.cancelled.add(token)
+            self.armed.discard(token)
 
     def _run(self) -> None:
         with self.condition:
@@ -55,15 +55,15 @@ class _Alarm:
                     self.condition.wait()
                     continue
                 deadline, token, flag = self.pending[0]
-                if token in self.cancelled:
+                if token not in self.armed:  # cancelled
                     heapq.heappop(self.pending)
-                    self.cancelled.discard(token)
                     continue
                 delay = deadline - time.perf_counter()
                 if delay > 0:
                     self.condition.wait(delay)
                     continue
                 heapq.heappop(self.pending)
+                self.armed.discard(token)
                 if not flag[0]:  # a stop request already there stays what it is
                     flag[0] = DEADLINE
 
