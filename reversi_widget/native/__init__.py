@@ -7,7 +7,9 @@ pure-Python path, with identical results.
 
 Compiling takes a while the first time on a machine (later runs load numba's on-disk cache),
 so it happens in a background thread: the first caller that asks for a kernel starts it,
-and nothing waits for it unless it asks to. ``ready(name)`` says whether a kernel module
+and nothing waits for it unless it asks to. The thread lets ``START_DELAY`` seconds pass
+before it imports numba, so the first board or widget of a fresh notebook is not slowed
+down by it, unless someone waits for a kernel. ``ready(name)`` says whether a kernel module
 can be used now; ``wait(name)`` blocks until it can (or is known to be unavailable), which
 suits scripts and long computations. If numba is missing or compiling fails, one warning is
 logged and the pure path is used from then on.
@@ -31,6 +33,9 @@ SIZES = (4, 6, 8)
 #: The kernel modules of this package, compiled in this order by the warm-up.
 KERNELS = ("moves", "perft", "endgame")
 
+#: Seconds the warm-up leaves to whatever started it before it imports numba.
+START_DELAY = 1.0
+
 logger = logging.getLogger(__name__)
 
 
@@ -49,6 +54,7 @@ class _WarmUp:
         self.modules: dict[str, ModuleType] = {}
         self.callbacks: dict[str, list[Callable[[ModuleType], None]]] = {name: [] for name in KERNELS}
         self.failure: str | None = None
+        self.hurry = threading.Event()  # someone waits: no delay
 
     def start(self) -> None:
         with self.lock:
@@ -59,6 +65,7 @@ class _WarmUp:
 
     def _run(self) -> None:
         try:
+            self.hurry.wait(START_DELAY)
             if pure_forced():
                 return
             try:
@@ -119,6 +126,7 @@ def wait(name: str, timeout: float | None = None) -> bool:
         return True
     if pure_forced():
         return False
+    _warm_up.hurry.set()
     _warm_up.done[name].wait(timeout)
     return name in _warm_up.modules
 
