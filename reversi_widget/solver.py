@@ -561,8 +561,10 @@ def solve(
     if progress is None and show_progress:
         progress = notebook_progress("Solving")
     start = time.perf_counter()
-    if board.size in native.SIZES and board.empty_count() >= WAIT_EMPTIES:
-        native.wait("endgame")
+    if board.size in native.SIZES and board.empty_count() >= WAIT_EMPTIES and not native.ready("endgame"):
+        if progress is not None:
+            progress(0.0, "preparing the compiled solver")
+        native.wait("endgame", timeout=time_limit)  # within the time allowed for the whole call
     engine = EndgameSearch(board.size, board.rules.goal, board.rules.scoring)
     if time_limit is not None:
         engine.deadline = start + time_limit
