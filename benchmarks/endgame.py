@@ -103,16 +103,21 @@ def solve_edax(edax: Path, problem: Problem) -> tuple[float, float, str]:
     return minutes * 60 + seconds + millis / 1000, cpu, row.group(1)
 
 
-def ffo(args: argparse.Namespace) -> int:
+def load_kernels() -> None:
+    """Wait for every compiled kernel before timing anything (a compile in the background
+    would eat the time measured) and say whether the compiled solver is there."""
     start = time.perf_counter()
     for name in native.KERNELS:
-        native.wait(name)  # every kernel: a compile in the background would eat the CPU timed
+        native.wait(name)
     ready = native.ready("endgame")
     print(
         f"compiled solver: {'ready' if ready else 'not available (' + str(native.failure()) + ')'}"
         f" after {time.perf_counter() - start:.1f} s",
         flush=True,
     )
+
+
+def ffo(args: argparse.Namespace) -> int:
     low, _, high = args.positions.partition("-")
     problems = ffo_problems(args.ffo, 40, range(int(low), int(high or low) + 1))
     ratios: dict[str, list[float]] = {"wall": [], "cpu": []}
@@ -210,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds allowed for one solve")
     parser.add_argument("--six", action="store_true", help="solve 6x6 from the start instead")
     args = parser.parse_args(argv)
+    load_kernels()
     if not args.six and not args.wthor:
         args.positions = args.positions or "40-44"
         return ffo(args)
