@@ -54,7 +54,7 @@ CLOCK_EVERY = 1024
 #: Python (where it would need seconds to minutes).
 WAIT_EMPTIES = 16
 #: Transposition table entries of the compiled solver, per board size (a power of two).
-COMPILED_TABLE = {4: 1 << 12, 6: 1 << 20, 8: 1 << 21}
+COMPILED_TABLE = {4: 1 << 12, 6: 1 << 20, 8: 1 << 20}
 
 
 @contextmanager

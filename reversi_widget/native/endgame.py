@@ -6,9 +6,11 @@ alpha-beta with principal variation search:
 
 * with many empties, children are tried *fastest first*: the move that leaves the opponent
   the fewest replies (corners counted twice), then the fewest empty squares next to the
-  mover's discs; the transposition table's move before all of them. Positions are stored
-  in a transposition table kept in a numpy array, and a bound from the discs that can never
-  flip again (stability) cuts off windows the position cannot reach;
+  mover's discs and the most discs held on and next to corners; the transposition table's
+  move before all of them. Positions are stored in a transposition table kept in a numpy
+  array, whose entries for the children may settle a node before any search (enhanced
+  transposition cut-off), and a bound from the discs that can never flip again (stability)
+  cuts off windows the position cannot reach;
 * with few empties (``SHALLOW_EMPTIES``), no table and no move list: the empty squares are
   walked in quadrants with an odd number of empties first (parity), by square class
   (corners first, X squares last); the last four plies are spelled out (``few_empties``,
@@ -33,6 +35,8 @@ from .moves import FULL, flips, legal
 INFINITY = 100
 #: Up to this many empties the table-less walk over the empty squares is used.
 SHALLOW_EMPTIES = 7
+#: From this many empties on, the children's table entries are looked at before searching.
+ETC_EMPTIES = 15
 #: Rules as bits of one int: the inverted goal, tournament scoring.
 INVERTED, TOURNAMENT = 1, 2
 #: Axes as (forward, backward) directions, and the number of move slots a node may need.
@@ -367,7 +371,8 @@ def deep(
             beta = min(beta, upper)
             break
     # Fastest first: key = the opponent's replies (corners twice), then the empty squares next
-    # to the mover's discs; the table's move and a wipe-out before everything.
+    # to the mover's discs, less the mover's discs on and next to corners; the table's move
+    # and a wipe-out before everything.
     corners = CORNERS[n]
     nfc, nlc, full = NOT_FIRST_COL[n], NOT_LAST_COL[n], FULL[n]
     count = 0
@@ -384,10 +389,23 @@ def deep(
             if not theirs:
                 key = -(1 << 19)
             else:
+                if empties >= ETC_EMPTIES:
+                    # Enhanced transposition cut-off: a child already known to be bad enough
+                    # for the opponent settles this node without a search.
+                    hc = (theirs * HASH_P) ^ (mine * HASH_O)
+                    cb = signed(hc >> 40) & (table.shape[0] - 2)
+                    for e in range(cb, cb + 2):
+                        if table[e, 0] == theirs and table[e, 1] == mine:
+                            child_upper = signed((table[e, 2] >> 8) & BYTE) - 128
+                            if -child_upper >= beta:
+                                return -child_upper
+                            break
                 reply = legal(n, theirs, mine)
                 x = mine | ((mine << 1) & nfc) | ((mine >> 1) & nlc)
                 near = (x | (x << n) | (x >> n)) & full & ~(mine | theirs)
-                key = (popcount(reply) + popcount(reply & corners)) * 64 + popcount(near)
+                held = mine & corners
+                held |= ((held << 1) & nfc) | ((held >> 1) & nlc) | (held << n) | (held >> n)
+                key = (popcount(reply) + popcount(reply & corners)) * 64 + popcount(near) - 8 * popcount(held & mine)
         # Insertion sort as the moves come.
         i = count
         while i > 0 and slots[empties, i - 1] >> 6 > key:
