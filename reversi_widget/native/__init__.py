@@ -143,4 +143,6 @@ def when_ready(name: str, callback: Callable[[ModuleType], None]) -> None:
 
 def failure() -> str | None:
     """Why the compiled core is unavailable, once that is known (``None`` otherwise)."""
+    if pure_forced():
+        return f"{PURE_ENV} asks for the pure-Python path"
     return _warm_up.failure
