@@ -207,3 +207,27 @@ def test_one_search_object_shared_by_threads(kernels: ModuleType) -> None:
     for thread in threads:
         thread.join(60)
     assert [results[i] for i in range(len(boards))] == expected
+
+
+@pytest.mark.parametrize("size", native.SIZES)
+def test_stable_discs_never_flip(kernels: ModuleType, size: int) -> None:
+    """What the stability cut-off relies on: the discs ``stable`` finds keep their colour in
+    every continuation (here: random games to the end from random positions)."""
+    rng = random.Random(size)
+    found = 0
+    for _ in range(60):
+        board = random_position(Rules(size=size), rng.randint(3, size * size // 2), rng)
+        black, white = board.bitboards()
+        stable_black = kernels.stable(size, black, black | white)
+        stable_white = kernels.stable(size, white, black | white)
+        found += bin(stable_black | stable_white).count("1")
+        for _ in range(5):
+            game = board.copy()
+            while not game.is_game_over():
+                if game.must_pass():
+                    game.push_pass()
+                else:
+                    game.push(rng.choice(list(game.legal_moves)))
+                now_black, now_white = game.bitboards()
+                assert now_black & stable_black == stable_black and now_white & stable_white == stable_white
+    assert found > 60  # the test is not empty: corners and edges do get found

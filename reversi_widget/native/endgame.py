@@ -39,18 +39,19 @@ SHALLOW_EMPTIES = 7
 ETC_EMPTIES = 15
 #: Rules as bits of one int: the inverted goal, tournament scoring.
 INVERTED, TOURNAMENT = 1, 2
-#: Axes as (forward, backward) directions, and the number of move slots a node may need.
+#: The four axes, each as its (forward, backward) directions.
 AXES = (("east", "west"), ("south", "north"), ("south-east", "north-west"), ("south-west", "north-east"))
+#: Move slots per node in the caller's ``slots`` array (more than any position has moves).
 MAX_MOVES = 64
 
 
 def _tables() -> dict[str, np.ndarray]:
     """Per size ``n``: the square classes in the order empties are tried (``CLASSES[n, k]``)
-    and each square's class (``RANK[n, sq]``), the quadrants (``QUADRANTS[n, q]``) and each
-    square's quadrant as a bit (``QUADRANT_OF[n, sq]``), the neighbours of each square (``AROUND[n, sq]``), the
-    corners, the columns but the first and but the last, every line along each axis
-    (``LINES[n, axis, k]``) and the squares with a neighbour off the board along each axis
-    (``EDGES[n, axis]``)."""
+    and each square's class (``RANK[n, sq]``); the quadrants (``QUADRANTS[n, q]``) and each
+    square's quadrant as a bit (``QUADRANT_OF[n, sq]``); the neighbours of each square
+    (``AROUND[n, sq]``); the corners; the columns but the first and but the last; every line
+    along each axis (``LINES[n, axis, k]``) and the squares with a neighbour off the board
+    along each axis (``EDGES[n, axis]``)."""
     top = max(SIZES) + 1
     t = {
         "classes": np.zeros((top, 6), dtype=np.uint64),
