@@ -2,10 +2,9 @@
 # Open the example notebooks in JupyterLab, from a fresh clone or again later.
 #
 # The first run makes .venv and installs the package with JupyterLab and the compiled engine
-# core (numba) into it. Each run copies
-# the notebooks of examples/ that are not there yet into notebooks/ (ignored by git) and
-# serves that folder: what JupyterLab saves, and any notebook you make, stays there, and
-# examples/ stays exactly as the repository has it. A notebook you changed is never
+# core (numba) into it. Each run copies the notebooks of examples/ that are not there yet into
+# notebooks/ (ignored by git) and serves that folder: what JupyterLab saves, and any notebook
+# you make, stays there, and examples/ stays exactly as the repository has it. A notebook you changed is never
 # overwritten; delete it from notebooks/ to get the example back. Extra arguments go to
 # jupyter lab (e.g. --port 8890 --no-browser).
 set -euo pipefail
