@@ -4,21 +4,29 @@ Each engine is driven through its public board API, as a user would call it:
 ours through ``Board.legal_moves``, ``push``, ``push_pass`` and ``pop``. The peers
 are timed only when installed (``pip install creversi-python rust-reversi``);
 this script installs nothing. The engines take turns in rounds; ratios (ours / peer
-speed) are taken within each round and their median is printed.
+speed) are taken within each round and their median is printed. Times are CPU times.
 
-    python benchmarks/engine.py [--depth 7] [--playouts 200] [--repeat 7]
+The core ``perft()`` (the compiled kernel when numba is installed, which this script waits
+for) is timed at ``--core-depth`` beside Edax's perft when ``--edax`` gives an Edax binary,
+again in rounds. Edax counts a pass differently (its perft 11 is 212,258,216, ours
+212,258,800), so leaves per second are compared, not counts.
+
+    python benchmarks/engine.py [--depth 7] [--playouts 200] [--repeat 7] [--edax PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
+import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from reversi_widget import Board, perft
+from reversi_widget import Board, native, perft
 
 
 def perft_ours(board: Board, depth: int) -> int:
@@ -132,10 +140,59 @@ def playouts_rust(count: int, seed: int) -> int:
     return positions
 
 
+def edax_perft(edax: Path, depth: int) -> tuple[float, int]:
+    """(seconds, leaves) of Edax's own perft from the start, as it reports them. Edax counts in
+    a search thread: the script waits for the line of the last depth before it says quit."""
+    process = subprocess.Popen(
+        [str(edax), "-n", "1", "-book-usage", "off"],
+        cwd=edax.resolve().parent.parent,  # where Edax finds data/eval.dat
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(f"perft {depth}\n")
+    process.stdin.flush()
+    pattern = re.compile(rf"^\s*{depth},\s*(\d+),.*?(\d+):(\d+)\.(\d+),")
+    try:
+        for line in process.stdout:
+            found = pattern.match(line)
+            if found:
+                leaves, minutes, seconds, millis = (int(g) for g in found.groups())
+                return minutes * 60 + seconds + millis / 1000, leaves
+        raise RuntimeError(f"no perft {depth} line in Edax's output")
+    finally:
+        process.stdin.write("quit\n")
+        process.stdin.close()
+        process.wait(30)
+
+
+def core_perft(depth: int, repeat: int, edax: Path | None) -> None:
+    """The core ``perft()`` beside Edax's, in rounds; leaves per second and their ratio."""
+    ours: list[float] = []
+    theirs: list[float] = []
+    for _ in range(repeat):
+        seconds, leaves = timed(lambda: perft(Board(), depth))
+        ours.append(leaves / seconds)
+        if edax is not None:
+            seconds, edax_leaves = edax_perft(edax, depth)
+            theirs.append(edax_leaves / max(seconds, 1e-3))
+    print(f"perft({depth}) = {leaves}; the core perft() of reversi-widget: {statistics.median(ours):,.0f} leaves/s")
+    if theirs:
+        ratios = sorted(o / t for o, t in zip(ours, theirs, strict=True))
+        print(
+            f"Edax perft({depth}) = {edax_leaves}: {statistics.median(theirs):,.0f} leaves/s;"
+            f" ratio reversi-widget / Edax (median of {repeat} rounds, range):"
+            f" {statistics.median(ratios):.2f}x ({ratios[0]:.2f}-{ratios[-1]:.2f})"
+        )
+
+
 def timed(fn: Callable[[], int]) -> tuple[float, int]:
-    start = time.perf_counter()
+    """(CPU seconds, result): every engine runs in this process on one thread, and CPU time
+    is far steadier than wall time on a shared machine (Edax's perft reports CPU time too)."""
+    start = time.process_time()
     result = fn()
-    return time.perf_counter() - start, result
+    return time.process_time() - start, result
 
 
 def main() -> None:
@@ -144,7 +201,16 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--core-depth", type=int, default=None, help="depth of the core perft (11 if compiled)")
+    parser.add_argument("--edax", type=Path, default=None, help="an Edax binary to time its perft beside ours")
     args = parser.parse_args()
+    start = time.perf_counter()
+    compiled = all([native.wait(name) for name in native.KERNELS])  # nothing compiles while timed
+    print(
+        f"compiled core: {'ready' if compiled else 'not available (' + str(native.failure()) + ')'}"
+        f" after {time.perf_counter() - start:.1f} s"
+    )
+    core_perft(args.core_depth or (11 if compiled else args.depth), args.repeat, args.edax)
 
     engines: dict[str, tuple[Callable[[], int], Callable[[], int]]] = {
         "reversi-widget": (lambda: perft_ours(Board(), args.depth), lambda: playouts_ours(args.playouts, args.seed)),
@@ -167,11 +233,6 @@ def main() -> None:
         )
     except ImportError:
         print("rust-reversi is not installed: pip install rust-reversi")
-
-    core_times = [timed(lambda: perft(Board(), args.depth)) for _ in range(args.repeat)]
-    core_nodes = core_times[0][1]
-    core_rate = core_nodes / statistics.median(t for t, _ in core_times)
-    print(f"perft({args.depth}) = {core_nodes}; the core perft() of reversi-widget: {core_rate:,.0f} nodes/s")
 
     # Rounds: every engine runs once per round, one after the other, so that a slow spell
     # of a shared machine hits all of them alike; each ratio is taken within a round.

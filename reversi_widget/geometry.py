@@ -8,13 +8,19 @@ Speed comes from doing as few interpreted big-int operations as possible:
 moves are found with one flood fill per direction (the opponent board masked
 once per direction), flips with per-square ray tables where ``x & -x`` and
 ``bit_length()`` find the first disc that is not the opponent's.
+
+On the boards that fit 64 bits, ``moves`` and ``flippers`` are swapped for the compiled
+kernels of ``native.moves`` once those are loaded (see ``native``): same results, a
+fraction of the time, and everything that calls them gets faster untouched.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
+from types import ModuleType
 
+from . import native
 from .squares import check_size
 
 #: (column step, row step) of the eight directions, as a learner names them.
@@ -51,8 +57,22 @@ class Geometry:
         }
         self.centre = sum(1 << ((n // 2 - 1 + r) * n + n // 2 - 1 + c) for r in (0, 1) for c in (0, 1))
         self.corners = (1 << 0) | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1))
-        self.moves: Callable[[int, int], int] = self._make_move_generator()
-        self.flippers = self._make_flippers()
+        #: The pure-Python move generator and flippers; ``moves`` and ``flippers`` start as
+        #: these and become the compiled kernels once loaded.
+        self.pure_moves: Callable[[int, int], int] = self._make_move_generator()
+        self.pure_flippers = self._make_flippers()
+        self.moves = self.pure_moves
+        self.flippers = self.pure_flippers
+        if size in native.SIZES:
+            native.when_ready("moves", self._use_compiled)
+
+    def _use_compiled(self, kernels: ModuleType) -> None:
+        """Back ``moves`` and ``flippers`` by the compiled kernels (identical results)."""
+        from .native.bits import entry_point
+
+        n, flips = self.size, entry_point(kernels.flips)
+        self.flippers = tuple(partial(flips, n, sq) for sq in range(self.squares))
+        self.moves = partial(entry_point(kernels.legal), n)
 
     def _ray(self, sq: int, dc: int, dr: int) -> int:
         """The squares from ``sq`` (excluded) to the edge in one direction."""

@@ -3,14 +3,21 @@
 Counting as published by Aart Bik (and reproduced by Egaroucid): a forced pass uses
 up one ply, and a position where neither side can move is one leaf even with depth
 left. From the 8x8 start: 4, 12, 56, 244, 1396, 8200, 55092, 390216, ...
+
+On 4x4, 6x6 and 8x8 the count runs in the compiled kernel of ``native.perft`` when it is
+loaded; a deep count waits for it, since pure Python would need longer than compiling.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from . import native
 from .board import Board
 from .squares import BLACK
+
+#: From this depth on, ``perft`` waits for the compiled kernel rather than count in Python.
+WAIT_DEPTH = 8
 
 
 def perft(board: Board, depth: int) -> int:
@@ -23,6 +30,10 @@ def perft(board: Board, depth: int) -> int:
         return _perft_board(board.copy(stack=False), depth)
     black, white = board.bitboards()
     p, o = (black, white) if board.turn == BLACK else (white, black)
+    if board.size in native.SIZES and (native.ready("perft") or (depth >= WAIT_DEPTH and native.wait("perft"))):
+        from .native.perft import perft as compiled_perft
+
+        return int(compiled_perft(board.size, p, o, depth))
     geo = board._geo
     return _perft_bits(p, o, depth, geo.moves, geo.flippers)
 

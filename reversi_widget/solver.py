@@ -14,16 +14,23 @@ the end, moves are tried *fastest first* (the reply that leaves the opponent the
 moves) with a transposition table; in the last few empties it walks a short list of empty
 squares, trying first those in a quadrant with an odd number of empties (parity) and corners
 before X squares, and finishes the last empty square without generating moves at all.
+
+On 4x4, 6x6 and 8x8 the same search runs compiled (``native.endgame``) once that kernel is
+loaded, with the same scores and best moves; ``EndgameSearch`` picks the path when it is
+made, and ``solve`` waits for the compiled one on positions that would take pure Python long.
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
+from . import native
 from .board import Board, Move
 from .errors import IllegalMoveError, InvalidPositionError
 from .evaluation import masks, square_table
@@ -43,6 +50,11 @@ TT_EMPTIES = 7
 TT_LIMIT = 300_000
 #: Nodes between two looks at the clock.
 CLOCK_EVERY = 1024
+#: From this many empties on, ``solve`` waits for the compiled solver rather than search in
+#: Python (where it would need seconds to minutes).
+WAIT_EMPTIES = 16
+#: Transposition table entries of the compiled solver, per board size (a power of two).
+COMPILED_TABLE = {4: 1 << 12, 6: 1 << 20, 8: 1 << 20}
 
 
 @contextmanager
@@ -94,11 +106,23 @@ def final_score_function(size: int, goal: str, scoring: str) -> Callable[[int, i
     return final_tournament
 
 
+def static_rank(size: int) -> list[int]:
+    """Per square, its place in the static order of squares: corners first, X squares last
+    (from the square table)."""
+    values = square_table(size)
+    priority = sorted(range(size * size), key=lambda sq: -values[sq])
+    rank = [0] * (size * size)
+    for position, sq in enumerate(priority):
+        rank[sq] = position
+    return rank
+
+
 class EndgameSearch:
     """The exact search for one size, goal and scoring. ``search(p, o, alpha, beta)`` returns
     the exact score if it lies inside (alpha, beta), else a bound on the right side of it
-    (fail-soft). ``deadline`` (a ``time.perf_counter`` value) makes it raise ``SearchTimeout``.
-    The transposition table lives as long as the object, so repeated searches share it."""
+    (fail-soft). ``deadline`` (a ``time.perf_counter`` value) makes it raise ``SearchTimeout``,
+    and so does setting ``halted`` (from any thread). The transposition table lives as long
+    as the object, so repeated searches share it. ``compiled`` says which path it runs on."""
 
     def __init__(self, size: int, goal: str = "classic", scoring: str = "count") -> None:
         self.size = size
@@ -106,9 +130,74 @@ class EndgameSearch:
         self.scoring = scoring
         self.nodes = 0
         self.deadline: float | None = None
-        self.halted = False  # set by Engine.stop(): the search raises at its next clock check
+        self._halted = False
+        self._stop: Any = None  # the compiled search's stop flag (a numpy array)
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
-        self._build()
+        self._rank = static_rank(size)
+        self.compiled = size in native.SIZES and native.ready("endgame")
+        if self.compiled:
+            self._build_compiled()
+        else:
+            self._build()
+
+    @property
+    def halted(self) -> bool:
+        """Set by ``Engine.stop()``: the search raises ``SearchTimeout`` at its next look."""
+        return self._halted
+
+    @halted.setter
+    def halted(self, value: bool) -> None:
+        self._halted = value
+        if self._stop is not None:
+            self._stop[0] = 1 if value else 0
+
+    def _build_compiled(self) -> None:
+        """``search`` as a call of the compiled kernel, which polls a stop flag instead of a clock:
+        ``halted`` writes it, and an alarm writes it when the deadline passes."""
+        import numpy as np
+
+        from .native import alarm, endgame
+        from .native.bits import entry_point
+
+        geo = geometry(self.size)
+        n = self.size
+        kernel = entry_point(endgame.search)
+        rules = (endgame.INVERTED if self.goal == "inverted" else 0) | (
+            endgame.TOURNAMENT if self.scoring == "tournament" else 0
+        )
+        table = np.zeros((COMPILED_TABLE[n], 3), dtype=np.uint64)
+        slots = np.zeros((n * n + 1, endgame.MAX_MOVES), dtype=np.int64)
+        stop = self._stop = np.zeros(1, dtype=np.int64)
+        stop[0] = 1 if self._halted else 0
+        self.compiled = True
+        stats = np.zeros(1, dtype=np.int64)
+        owner = self
+        # One search at a time per object: the table and the move slots are shared.
+        lock = threading.Lock()
+
+        def search(p: int, o: int, alpha: int, beta: int) -> int:
+            deadline = owner.deadline
+            if owner._halted or (deadline is not None and time.perf_counter() > deadline):
+                raise SearchTimeout
+            with lock:
+                token = None if deadline is None else alarm.arm(stop, deadline)
+                try:
+                    score = int(kernel(n, p, o, alpha, beta, rules, table, slots, stop, stats))
+                finally:
+                    if token is not None:
+                        alarm.disarm(token)
+                    owner.nodes += int(stats[0])
+                    stats[0] = 0
+                if stop[0]:
+                    if stop[0] == alarm.DEADLINE:
+                        stop[0] = 0
+                    raise SearchTimeout
+            return score
+
+        self.search: Callable[[int, int, int, int], int] = search
+        self.final = final_score_function(self.size, self.goal, self.scoring)
+        self.moves = geo.moves
+        self.flips = geo.flips
 
     def _build(self) -> None:
         geo = geometry(self.size)
@@ -116,18 +205,12 @@ class EndgameSearch:
         final = final_score_function(self.size, self.goal, self.scoring)
         m = masks(self.size)
         corners = m.corners
-        # Static order of squares: corners first, X squares last (from the square table).
-        values = square_table(self.size)
-        priority = sorted(range(self.size * self.size), key=lambda sq: -values[sq])
-        rank = [0] * (self.size * self.size)
-        for position, sq in enumerate(priority):
-            rank[sq] = position
+        rank = self._rank
         quadrant_bit = [0] * (self.size * self.size)
         for index, quadrant in enumerate(m.quadrants):
             for sq in range(self.size * self.size):
                 if quadrant >> sq & 1:
                     quadrant_bit[sq] = 1 << index
-        self._rank = rank
         # The 8 neighbours of each square: a move must touch an opponent disc (R12), so a
         # square with none around it is skipped without computing its flips.
         n = self.size
@@ -348,7 +431,14 @@ class EndgameSearch:
             out.sort(key=rank.__getitem__)
             return out
 
+        upgradable = self.size in native.SIZES
+
         def search(p: int, o: int, alpha: int, beta: int) -> int:
+            if upgradable and (owner.compiled or native.ready("endgame")):
+                # The compiled search was loaded since: switch to it, for good.
+                if not owner.compiled:
+                    owner._build_compiled()
+                return owner.search(p, o, alpha, beta)
             empties = _empties_of(p | o)
             n_empty = len(empties)
             try:
@@ -364,7 +454,7 @@ class EndgameSearch:
                 owner.nodes += count
                 count = 0
 
-        self.search: Callable[[int, int, int, int], int] = search
+        self.search = search
         self.final = final
         self.moves = moves
         self.flips = flips
@@ -471,6 +561,10 @@ def solve(
     if progress is None and show_progress:
         progress = notebook_progress("Solving")
     start = time.perf_counter()
+    if board.size in native.SIZES and board.empty_count() >= WAIT_EMPTIES and not native.ready("endgame"):
+        if progress is not None:
+            progress(0.0, "preparing the compiled solver")
+        native.wait("endgame", timeout=time_limit)  # within the time allowed for the whole call
     engine = EndgameSearch(board.size, board.rules.goal, board.rules.scoring)
     if time_limit is not None:
         engine.deadline = start + time_limit

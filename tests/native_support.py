@@ -1,0 +1,30 @@
+"""What the tests of the compiled core share: loading a kernel module or failing in CI."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from reversi_widget import Board, Rules, native
+from tests.support import play_random, unavailable
+
+
+def require_compiled(name: str) -> None:
+    """Wait for the compiled kernel module ``name``: a failure in CI if it cannot be had
+    (numba is installed there and the compiled core must work), a skip elsewhere."""
+    if native.pure_forced():
+        unavailable(f"{native.PURE_ENV} forces the pure-Python path")
+    if not native.wait(name):
+        unavailable(f"the compiled core is not available: {native.failure()}")
+
+
+def random_positions(size: int, games: int, seed: int) -> Iterator[Board]:
+    """Every position of ``games`` seeded random games on a ``size`` board, start to end."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        board = Board(rules=Rules(size=size))
+        while True:
+            yield board.copy(stack=False)
+            if board.is_game_over():
+                break
+            play_random(board, rng, board.ply + 1)

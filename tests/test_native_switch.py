@@ -1,0 +1,72 @@
+"""The switch between the compiled core and the pure path, seen from a fresh interpreter:
+forced pure by the environment, numba missing, numba failing to compile. Each time the
+package stays correct, and a missing or failing numba logs exactly one warning."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support import unavailable
+
+PROGRAM = """
+from reversi_widget import Board, Rules, native, perft
+from reversi_widget.geometry import geometry
+counts = perft(Board(), 5), perft(Board(rules=Rules(size=6)), 5), perft(Board(rules=Rules(size=4)), 6)
+print(native.wait("moves"), *counts)
+print(all(geometry(n).moves is geometry(n).pure_moves for n in native.SIZES))
+"""
+
+
+def run(tmp_path: Path, prelude: str = "", **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if k != "REVERSI_WIDGET_PURE"} | env
+    environment["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(Path(__file__).parents[1])])
+    return subprocess.run(
+        [sys.executable, "-c", prelude + PROGRAM], capture_output=True, text=True, env=environment, timeout=300
+    )
+
+
+#: perft 5 of 8x8 and 6x6, perft 6 of 4x4, as the pure path counts them.
+COUNTS = "1396 1364 1256"
+
+
+def test_forced_pure_never_loads_numba(tmp_path: Path) -> None:
+    result = run(tmp_path, REVERSI_WIDGET_PURE="1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["False " + COUNTS, "True"]
+    assert "numba" not in result.stderr
+
+
+def test_missing_numba_warns_once(tmp_path: Path) -> None:
+    result = run(tmp_path, "import sys\nsys.modules['numba'] = None\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["False " + COUNTS, "True"]
+    assert result.stderr.count("pure-Python path") == 1 and "numba is not installed" in result.stderr
+
+
+def test_failing_compiler_warns_once(tmp_path: Path) -> None:
+    fake = tmp_path / "numba"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(
+        "types = None\ndef njit(*args, **kwargs):\n    raise RuntimeError('no code generator here')\n"
+    )
+    (fake / "extending.py").write_text("def intrinsic(function):\n    return function\n")
+    result = run(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["False " + COUNTS, "True"]
+    assert result.stderr.count("pure-Python path") == 1
+    assert "RuntimeError: no code generator here" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["", "0"])
+def test_compiled_when_not_forced(tmp_path: Path, value: str) -> None:
+    result = run(tmp_path, REVERSI_WIDGET_PURE=value)
+    if "numba is not installed" in result.stderr:
+        unavailable("numba is not installed")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["True " + COUNTS, "False"]
+    assert "pure-Python path" not in result.stderr
