@@ -257,9 +257,10 @@ def test_every_marker_is_readable_in_every_theme(server: Server, page: Any) -> N
 
 
 def visible_buttons(page: Any, widget: str) -> list[str]:
-    """The buttons a player sees: their action, '-' when disabled, '*' for the primary one."""
+    """The game's buttons a player sees (the editor's aside): their action, '-' when disabled,
+    '*' for the primary one."""
     return page.eval_on_selector_all(  # type: ignore[no-any-return]
-        f"{widget} button[data-action]",
+        f"{widget} :is(.rw-actions, .rw-practice-actions) button[data-action]",
         "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.action"
         " + (e.disabled ? '-' : '') + (e.hasAttribute('data-primary') ? '*' : ''))",
     )

@@ -607,7 +607,7 @@ def test_practice_clicks_marks_and_buttons(boot: Any) -> None:
     # Done is the step to take; Pass does not apply while the disc waits
     assert page.get_attribute(f"{V1} [data-action=practice_done]", "data-primary") == ""
     assert page.get_attribute(f"{V1} [data-action=practice_reveal]", "data-primary") is None
-    assert not page.is_visible(f"{V1} [data-action=pass]") and page.locator(f"{V1} [data-primary]").count() == 1
+    assert not page.is_visible(f"{V1} [data-action=pass]") and page.locator(f"{V1} [data-primary]:visible").count() == 1
     assert page.get_attribute(V1, "data-practice-pending") == ""
     assert squares_with(page, V1, '[data-practice="placed"]') == {"d3"}
     assert squares_with(page, V1, '[data-practice="flipped"]') == {"e5"}
