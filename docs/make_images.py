@@ -1,4 +1,5 @@
-"""Make the README's pictures: the widget in JupyterLab (light and dark), a board grid and charts.
+"""Make the README's pictures: the widget in JupyterLab (light, dark, dark with scores, high
+contrast), a board grid and charts.
 
     python docs/make_images.py
 
@@ -80,6 +81,17 @@ def widget_screenshots() -> None:
             page.locator(square).first.hover()
             page.wait_for_timeout(500)
             widget.screenshot(path=str(IMAGES / "board-dark.png"))
+            # the score of every legal move, as a player turns it on, in the dark theme...
+            page.locator(".reversi-widget input[data-setting=show_scores]").first.check()
+            page.locator(".reversi-widget [data-square][data-score]").first.wait_for()
+            page.mouse.move(0, 0)
+            page.wait_for_timeout(500)
+            widget.screenshot(path=str(IMAGES / "board-dark-scores.png"))
+            # ...and in the high-contrast theme
+            page.locator(".reversi-widget select[data-setting=theme]").first.select_option("high-contrast")
+            page.wait_for_selector('.reversi-widget[data-theme="high-contrast"]')
+            page.wait_for_timeout(500)
+            widget.screenshot(path=str(IMAGES / "board-high-contrast.png"))
             page.evaluate(
                 "() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})"
             )

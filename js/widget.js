@@ -34,6 +34,12 @@ function flag(el, name, on, value = "") {
   else el.removeAttribute(name);
 }
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+// FNV-1a: a 32-bit fingerprint of a text, the same in every view.
+function fingerprint(text) {
+  let x = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) x = Math.imul(x ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return x >>> 0;
+}
 // Keys pressed in a control belong to it, not to JupyterLab's notebook shortcuts.
 const OWN_KEYS = { "data-lm-suppress-shortcuts": "true" };
 
@@ -84,11 +90,14 @@ function scope(model) {
   };
 }
 
-// ---------- players: one card per colour (name on its own line, count, disc supply) ----------
+// ---------- players: one card per colour (name on its own line, count, disc supply), and
+// the rules that differ from the classic game, shown for the whole game ----------
 function players(ctx) {
   const { get, S, L } = ctx;
   const life = ctx.scope();
-  const el = h("div", { class: "rw-players" });
+  const grid = h("div", { class: "rw-players" });
+  const rules = h("div", { class: "rw-rules", "data-role": "rules", hidden: true });
+  const el = h("div", { class: "rw-head" }, grid, rules);
   const cards = {};
   for (const c of COLORS) {
     const card = {
@@ -100,7 +109,7 @@ function players(ctx) {
     };
     card.el.append(h("span", { class: "rw-chip", "aria-hidden": "true" }), card.color, card.count, card.name, card.supply);
     cards[c] = card;
-    el.append(card.el);
+    grid.append(card.el);
   }
   function update() {
     const names = get("players", {}), counts = get("counts", {}), supply = get("supply", {});
@@ -120,8 +129,11 @@ function players(ctx) {
       card.el.setAttribute("aria-label", [S(c), card.name.textContent, countText,
         card.supply.textContent, turn === c ? S("to_move") : ""].filter(Boolean).join(", "));
     }
+    const notes = (get("rule_notes", []) || []).map(String);
+    rules.replaceChildren(...notes.map((note) => h("span", { class: "rw-rule" }, note)));
+    rules.hidden = !notes.length;
   }
-  life.on("players counts count_labels supply turn", update);
+  life.on("players counts count_labels supply turn rule_notes", update);
   return { el, update, destroy: life.destroy };
 }
 
@@ -740,8 +752,9 @@ function notices(ctx) {
   const { get, S, L } = ctx;
   const life = ctx.scope();
   const status = h("span", { class: "rw-status", "data-role": "status", "aria-live": "polite" });
-  const thinking = h("span", { class: "rw-thinking", "data-role": "thinking", hidden: true },
-    h("span", { class: "rw-spinner", "aria-hidden": "true" }), L(h("span"), "thinking"));
+  // The status line says who is thinking; the spinner only shows that something runs.
+  const thinking = h("span", { class: "rw-thinking", "data-role": "thinking", "aria-hidden": "true", hidden: true },
+    h("span", { class: "rw-spinner" }));
   const progressLabel = h("span", { class: "rw-progress-label" });
   const progressBar = h("progress", { class: "rw-progress-bar", max: "1", value: "0" });
   const progress = h("div", { class: "rw-progress", "data-role": "progress", hidden: true }, progressLabel, progressBar);
@@ -749,8 +762,9 @@ function notices(ctx) {
   const noticeText = h("span", { class: "rw-notice-text" });
   const dismiss = L(L(h("button", { type: "button", class: "rw-dismiss", ...OWN_KEYS }, "×"), "dismiss", "aria-label"), "dismiss", "title");
   const notice = h("div", { class: "rw-notice", "data-role": "notice", role: "status", hidden: true }, noticeText, dismiss);
+  const legend = L(h("div", { class: "rw-legend", "data-role": "scores-legend", hidden: true }), "scores_legend");
   const el = h("div", { class: "rw-notices" },
-    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, notice);
+    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, notice, legend);
   dismiss.addEventListener("click", () => { notice.hidden = true; });
 
   function drawStatus() {
@@ -786,7 +800,10 @@ function notices(ctx) {
     lastId = id;
   }
   notice.hidden = !get("notice", ""); // ...but still shown if set
-  function update() { drawStatus(); drawProgress(); drawNotice(); }
+  // What the numbers written on the squares mean, while they are there.
+  const drawLegend = () => { legend.hidden = !Object.keys(get("scores", {}) || {}).length; };
+  function update() { drawStatus(); drawProgress(); drawNotice(); drawLegend(); }
+  life.on("scores", drawLegend);
   life.on("status thinking game_over result", drawStatus);
   life.on("busy progress", drawProgress);
   life.on("notice notice_kind notice_id", drawNotice);
@@ -803,7 +820,7 @@ function practice(ctx) {
     return b;
   };
   const actions = h("div", { class: "rw-practice-actions", "data-role": "practice-actions", hidden: true },
-    button("practice_done", { class: "rw-btn rw-primary" }), button("practice_reveal"));
+    button("practice_done"), button("practice_reveal"));
   const mistakes = h("span", { class: "rw-tally-value", "data-role": "practice-mistakes" });
   const moves = h("span", { class: "rw-tally-value", "data-role": "practice-moves" });
   const tally = h("div", { class: "rw-tally", "data-role": "practice-tally", hidden: true },
@@ -812,11 +829,12 @@ function practice(ctx) {
   const el = h("div", { class: "rw-practice" }, actions, tally);
   function update() {
     actions.hidden = !get("practice_move", "");
+    for (const b of actions.children) flag(b, "data-primary", (get("actions", {}) || {})[b.dataset.action] === "primary");
     mistakes.textContent = String(get("practice_mistakes", 0));
     moves.textContent = String(get("practice_moves", 0));
     tally.hidden = !get("practice", false) && !get("practice_moves", 0);
   }
-  life.on("practice practice_move practice_mistakes practice_moves", update);
+  life.on("practice practice_move practice_mistakes practice_moves actions", update);
   return { el, update, destroy: life.destroy };
 }
 
@@ -881,7 +899,7 @@ function editor(ctx) {
   const tools = h("div", { class: "rw-edit-tools", "data-role": "edit-tools", hidden: true },
     h("label", {}, L(h("span"), "edit_to_move"), " ", turn),
     button("edit_clear"), button("edit_start"), copy,
-    button("edit_done", { class: "rw-btn rw-primary" }), button("edit_cancel"), field);
+    button("edit_done", { "data-primary": true }), button("edit_cancel"), field);
   const el = h("div", { class: "rw-editor" }, open, tools);
   function update() {
     const editing = !!get("editing", false);
@@ -894,7 +912,7 @@ function editor(ctx) {
   return { el, update, destroy: life.destroy };
 }
 
-// ---------- controls: the action buttons, each shown while it applies ----------
+// ---------- controls: the action buttons; Python's `actions` says which apply and which is primary ----------
 function controls(ctx) {
   const { get, S, L, send } = ctx;
   const life = ctx.scope();
@@ -910,27 +928,24 @@ function controls(ctx) {
     new: button("new", "new_game", "new_game"),
     hint: button("hint", "hint"),
     // Pause/Resume: its label follows `paused`.
-    pause: h("button", { type: "button", class: "rw-btn", "data-action": "pause", hidden: true, ...OWN_KEYS }),
-    review: button("review", "review", "review", { hidden: true }),
+    pause: h("button", { type: "button", class: "rw-btn", "data-action": "pause", ...OWN_KEYS }),
+    review: button("review", "review"),
   };
   buttons.pause.addEventListener("click", () => send({ kind: get("paused", false) ? "resume" : "pause" }));
   const el = h("div", { class: "rw-actions" }, ...Object.values(buttons));
   function update() {
-    const turn = get("turn", "");
-    const choices = Object.keys(get("legal", {})).length;
-    buttons.undo.disabled = !get("can_undo", false);
-    buttons.redo.disabled = !get("can_redo", false);
-    // Pass stays enabled (Python refuses an illegal pass) but is highlighted when it is the only move.
-    flag(buttons.pass, "data-suggested", !!turn && choices === 0 && !get("thinking", false));
-    // A hint needs a human to move with a choice: Python refuses the rest, the button says so first.
-    buttons.hint.disabled = !turn || choices === 0;
+    const apply = get("actions", {}) || {};
+    for (const [action, b] of Object.entries(buttons)) {
+      const how = apply[action]; // "primary", "enabled", "disabled", or absent: it does not apply
+      b.hidden = !how;
+      b.disabled = how === "disabled";
+      flag(b, "data-primary", how === "primary");
+    }
     const paused = !!get("paused", false);
-    buttons.pause.hidden = !get("can_pause", false);
     buttons.pause.textContent = S(paused ? "resume" : "pause");
     buttons.pause.setAttribute("aria-pressed", String(paused));
-    buttons.review.hidden = !get("can_review", false);
   }
-  life.on("turn legal thinking can_undo can_redo can_pause can_review paused", update);
+  life.on("actions paused", update);
   return { el, update, destroy: life.destroy };
 }
 
@@ -1022,12 +1037,20 @@ function render({ model, el }) {
     flag(root, "data-sized", !!size);
   }
   life.on("language theme animation turn thinking game_over paused practice_move busy size editing", drawRoot);
+  // Where the host re-runs code only on a view's writes (marimo), each new picture is reported.
+  function reportShown() {
+    if (!ctx.config("report_shown", false)) return;
+    const seen = fingerprint([get("ply", 0), get("moves", []).join(","), get("discs", ""), get("turn", ""), get("status", "")].join("|"));
+    if (seen !== get("shown", 0)) ctx.setting("shown", seen);
+  }
+  life.on("ply moves discs turn status", reportShown);
   life.on("strings", () => { ctx.applyLabels(); for (const part of Object.values(parts)) part.update(); });
 
   drawRoot();
   ctx.applyLabels();
   parts.board.build();
   for (const part of Object.values(parts)) part.update();
+  reportShown();
 
   return () => {
     life.destroy();

@@ -83,6 +83,7 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "edit_copy",
     "edit_copied",
     "edit_to_move",
+    "scores_legend",
 )
 
 

@@ -17,6 +17,7 @@ player names: ``white="expert"``.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +40,7 @@ from .play.checks import (
     MAX_PIXELS,
     MIN_PIXELS,
     SETTINGS,
+    SHOWN_MAX,
     THEMES,
     InvalidAnnotationError,
     InvalidSettingError,
@@ -78,7 +80,20 @@ FRONT_END_CONFIG = {
     "animation_ms": {name: round(step * 1000) for name, step in ANIMATION_STEP.items()},
     "themes": list(THEMES),
     "demo_line_steps": DEMO_LINE_STEPS,
+    "report_shown": False,
 }
+
+
+def running_in_marimo() -> bool:
+    """marimo re-runs the cells that read a widget only when a view writes to it: there the
+    views report each new picture in ``shown`` (js/PROTOCOL.md)."""
+    marimo = sys.modules.get("marimo")
+    running = getattr(marimo, "running_in_notebook", None)
+    try:
+        return bool(callable(running) and running())
+    except Exception:  # an unknown marimo version: behave as in Jupyter
+        return False
+
 
 MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
@@ -166,6 +181,8 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
     puzzle_state = traitlets.Dict().tag(sync=True, echo_update=False)
     editing = traitlets.Bool(False).tag(sync=True, echo_update=False)
     position = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    actions = traitlets.Dict().tag(sync=True, echo_update=False)
+    rule_notes: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
     config = traitlets.Dict(FRONT_END_CONFIG).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
@@ -183,6 +200,9 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
     animation = traitlets.Enum(ANIMATIONS, default_value="normal").tag(sync=True)
     theme = traitlets.Enum(THEMES, default_value="auto").tag(sync=True)
     size = traitlets.Int(None, allow_none=True, min=MIN_PIXELS, max=MAX_PIXELS).tag(sync=True)
+    #: Written by the views, read by nobody here: a fingerprint of the picture they drew last,
+    #: so that marimo sees a front-end change after every move (only where config says so).
+    shown = traitlets.Int(0, min=0, max=SHOWN_MAX).tag(sync=True)
 
     # -- Python settings (synced so views know them, but only Python may change them) --------
     language = Language().tag(sync=True)
@@ -203,7 +223,8 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "can_undo", "can_redo", "thinking",
         "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_moves", "evaluations",
-        "busy", "progress", "can_review", "can_pause", "config", "puzzle_state", "editing", "position"
+        "busy", "progress", "can_review", "can_pause", "config", "puzzle_state", "editing", "position",
+        "actions", "rule_notes"
     )
     # fmt: on
 
@@ -262,6 +283,7 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
             fill={} if fill is None else fill,
             marks={} if marks is None else marks,
             arrows=[] if arrows is None else arrows,
+            config={**FRONT_END_CONFIG, "report_shown": running_in_marimo()},
             **{**first, **kwargs},
         )
         self._follow_settings()

@@ -233,12 +233,12 @@ assert r21.board.to_string() == r20.board.to_string()
     "R22": """
 outcome = r22.board.outcome()
 assert r22.game_over and outcome.winner is None and (outcome.black, outcome.white) == (32, 32)
-assert r22.result == "Draw 32-32"
+assert r22.result == "Draw: Black 32, White 32"
 """,
     "R23": """
 outcome = r23.board.outcome()
 assert (outcome.black, outcome.white, outcome.winner) == (35, 29, BLACK)
-assert r23.result.startswith("Black wins 35-29") and r23.board.count(BLACK) == 33
+assert r23.result.startswith("Black wins: Black 35, White 29") and r23.board.count(BLACK) == 33
 """,
     "R24": """
 r24._handle_custom_msg({"kind": "move", "square": "d3", "ply": 0}, [])  # what a click sends

@@ -97,7 +97,7 @@ def test_the_game_over_is_told_with_its_outcome() -> None:
     assert outcome is not None
     expected = Text("notice_refused_over", result=result_text(outcome, s.board))
     assert refusal == Refusal(expected, IllegalMoveError)
-    assert refusal.text.render("en").startswith("Refused: the game is over (Black wins 3-0")
+    assert refusal.text.render("en").startswith("Refused: the game is over (Black wins: Black 3, White 0")
 
 
 # -- turn-taking with a computer ----------------------------------------------------------------

@@ -3,6 +3,7 @@ overlay, the game review and pausing, each never shown stale."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from reversi_widget import Board, Rules
+from reversi_widget.play.texts import discs_text, margin_text
 from reversi_widget.players import (
     GreedyPlayer,
     RandomPlayer,
@@ -69,7 +71,7 @@ def best_names(board: Board, depth: int) -> tuple[list[str], str]:
 
     analysis = analyse(board, depth=depth)
     top = analysis.best.score
-    return [str(m.move) for m in analysis.moves if m.score == top], f"{round(top):+d}" if round(top) else "0"
+    return [str(m.move) for m in analysis.moves if m.score == top], margin_text(top, analysis.best.exact).render("en")
 
 
 def test_a_hint_intent_rings_the_best_moves_of_the_position() -> None:
@@ -312,7 +314,8 @@ def test_review_scores_every_move_with_its_loss_marks_and_chart() -> None:
         elif e["loss"] == 0:
             assert e["note"] == "best move"
         else:
-            assert e["note"] == f"best: {e['best']}, lost {e['loss']:g}"
+            assert e["note"] == f"best: {e['best']}, lost {discs_text(e['loss'], e['exact']).render('en')}"
+            assert re.fullmatch(r"best: \w+, lost (about )?\d+ discs?", e["note"])  # whole discs, with the unit
     assert any(e["mark"] for e in entries)  # a random player makes mistakes
     assert any(e["move"] == "pass" and e["forced"] for e in entries)  # this game has a pass
     # the chart: every position from Black's side; a forced move keeps the evaluation

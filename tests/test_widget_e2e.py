@@ -124,7 +124,7 @@ def test_jupyterlab_computer_replies(server: Server, page: Any) -> None:
         server,
         "computer.ipynb",
         "from reversi_widget.widget import ReversiWidget\n"
-        "w = ReversiWidget(white='greedy', animation='off', move_delay=0.3)\nw",
+        "w = ReversiWidget(white='greedy', animation='off', move_delay=1.0)\nw",
         "print('END')",
     )
     board = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)

@@ -251,3 +251,86 @@ def test_every_marker_is_readable_in_every_theme(server: Server, page: Any) -> N
         seen["auto in JupyterLab Dark"]["legal dot (black to move)"]
         == seen["dark in JupyterLab Light"]["legal dot (black to move)"]
     )
+
+
+# -- 4 and 5: the buttons that apply, and no stale notice -------------------------------------------
+
+
+def visible_buttons(page: Any, widget: str) -> list[str]:
+    """The game's buttons a player sees (the editor's aside): their action, '-' when disabled,
+    '*' for the primary one."""
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        f"{widget} :is(.rw-actions, .rw-practice-actions) button[data-action]",
+        "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.action"
+        " + (e.disabled ? '-' : '') + (e.hasAttribute('data-primary') ? '*' : ''))",
+    )
+
+
+def test_only_the_buttons_that_apply_show_and_the_next_step_is_primary(server: Server, page: Any) -> None:
+    from tests.support import PASS_LINE
+
+    name = write_notebook(
+        server,
+        "buttons.ipynb",
+        IMPORT + "from reversi_widget.players import RandomPlayer\n"
+        f"c = ReversiWidget({PASS_LINE!r}, black=RandomPlayer(seed=0), white=RandomPlayer(seed=0),"
+        " animation='off', move_delay=1.5, analysis_depth=1)\nc",
+        "h = ReversiWidget(white='greedy', animation='off')\nh",
+        "p = ReversiWidget(practice=True, animation='off')\np",
+        f"q = ReversiWidget({PASS_LINE + 'f2'!r}, animation='off')\nq",
+        "",
+    )
+    panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
+    computers, human, practice, passing = (view(panel, cell) for cell in (1, 2, 3, 4))
+    for widget in (computers, human, practice, passing):
+        page.wait_for_selector(f"{widget} [data-square]")
+    # two computers: Pause while they play, then Review as the next step, then New game
+    page.wait_for_selector(f"{computers}:not([data-game-over]) [data-action=pause]", state="visible")
+    assert visible_buttons(page, computers) == ["undo", "redo-", "new", "pause"]
+    page.wait_for_selector(f"{computers}[data-game-over]", timeout=60_000)
+    assert visible_buttons(page, computers) == ["undo", "redo-", "new", "review*"]
+    page.click(f"{computers} [data-action=review]")
+    page.wait_for_selector(f"{computers} [data-role=review-chart]")
+    page.wait_for_function(f"() => !document.querySelector('{computers} [data-busy]')")
+    assert visible_buttons(page, computers) == ["undo", "redo-", "new*"]
+    # a person against the computer: no Pause, no Pass, Hint for the person's turn
+    assert visible_buttons(page, human) == ["undo-", "redo-", "new", "hint"]
+    # practice: the placed disc waits for its flips, Done is the one step to take
+    page.click(f'{practice} [data-square="d3"]')
+    page.wait_for_selector(f"{practice} [data-role=practice-actions]:not([hidden])")
+    assert visible_buttons(page, practice) == ["practice_done*", "practice_reveal", "undo", "redo-", "new", "hint-"]
+    # Pass shows only where it is the only move: back before the forced pass, it is the primary step
+    entries = page.eval_on_selector_all(f"{passing} [data-role=moves] [data-ply]", "els => els.map(e => e.textContent)")
+    plies = len(entries)
+    assert entries[-1] == "pass"  # at the end of the line the forced pass played itself
+    assert "pass" not in "".join(visible_buttons(page, passing))
+    page.click(f"{passing} [data-role=moves] [data-ply='{plies - 1}']")
+    page.wait_for_selector(f"{passing} [data-action=pass][data-primary]")
+    assert "pass*" in visible_buttons(page, passing)
+    page.click(f"{passing} [data-action=pass]")
+    page.wait_for_selector(f"{passing} [data-action=pass]", state="hidden")
+    printed = run_code(page, 4, "print(c.can_pause, c.can_review, h.can_pause, q.ply, q.moves[-1], 'END')")
+    assert printed.split() == ["False", "False", "False", str(plies), "pass", "END"]
+
+
+def test_no_stale_notice_under_the_game_over_banner(server: Server, page: Any) -> None:
+    """Two computers finish a game in which Black passes: the pass notice shows while it is
+    news and is gone when the next move is played, so the banner stands alone."""
+    from tests.support import PASS_LINE
+
+    name = write_notebook(
+        server,
+        "stale.ipynb",
+        IMPORT + "from reversi_widget.players import RandomPlayer\n"
+        f"w = ReversiWidget({PASS_LINE!r}, black=RandomPlayer(seed=0), white=RandomPlayer(seed=0),"
+        " animation='off', move_delay=1.5)\nw",
+        "",
+    )
+    widget = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
+    notice = f"{widget} [data-role=notice]"
+    page.wait_for_selector(f"{notice}[data-kind=pass]:not([hidden])", timeout=60_000)
+    assert "passes" in page.inner_text(notice)
+    page.wait_for_selector(f"{widget}[data-game-over]", timeout=60_000)
+    assert page.is_visible(f"{widget} [data-role=result]") and not page.is_visible(notice)
+    printed = run_code(page, 1, "print(repr(w.notice), w.moves[-4:], 'END')")
+    assert printed.split("END")[0].strip().split(maxsplit=1) == ["''", "['f2', 'pass', 'b1', 'a1']"]

@@ -61,15 +61,13 @@ def explain_short(board: Board, square: str, language: str) -> str:
 
 def test_result_and_count_labels_follow_the_language() -> None:
     w = ReversiWidget(END_33_29, rules=Rules(scoring="tournament"), language="pl")
-    assert w.result == "Wygrywają Czarne 35-29 (punktacja turniejowa: 2 puste pola dla zwycięzcy)" or (
-        w.result.startswith("Wygrywają Czarne 35-29")
-    )
+    assert w.result == "Wygrywają Czarne: czarne 35, białe 29 (punktacja turniejowa: puste pola (2) dla zwycięzcy)"
     assert w.count_labels == {"black": "33 pionki", "white": "29 pionków"}
     w.language = "uk"
-    assert w.result.startswith("Перемагають Темні 35-29") or "35-29" in w.result
+    assert w.result.startswith("Темні перемагають: темні 35, світлі 29")
     assert w.count_labels == {"black": "33 фішки", "white": "29 фішок"}
     w.language = "en"
-    assert w.result == "Black wins 35-29 (tournament scoring: 2 empty squares to the winner)"
+    assert w.result == "Black wins: Black 35, White 29 (tournament scoring: 2 empty squares to the winner)"
     assert w.count_labels == {"black": "33 discs", "white": "29 discs"}
 
 

@@ -107,17 +107,23 @@ def test_a_forced_pass_is_played_with_a_notice() -> None:
 @pytest.mark.parametrize(
     ("position", "goal", "scoring", "banner"),
     [
-        (END_33_29, "classic", "count", "Black wins 33-29"),
-        (END_33_29, "classic", "tournament", "Black wins 35-29 (tournament scoring: 2 empty squares to the winner)"),
-        (END_33_29, "inverted", "count", "White wins 29-33 (inverted goal: fewer discs win)"),
+        (END_33_29, "classic", "count", "Black wins: Black 33, White 29"),
+        (
+            END_33_29,
+            "classic",
+            "tournament",
+            "Black wins: Black 35, White 29 (tournament scoring: 2 empty squares to the winner)",
+        ),
+        (END_33_29, "inverted", "count", "White wins: Black 33, White 29 (inverted goal: fewer discs win)"),
         (
             END_33_29,
             "inverted",
             "tournament",
-            "White wins 29-35 (inverted goal: fewer discs win; tournament scoring: 2 empty squares to the loser)",
+            "White wins: Black 35, White 29 "
+            "(inverted goal: fewer discs win; tournament scoring: 2 empty squares to the loser)",
         ),
-        (FULL_DRAW, "classic", "tournament", "Draw 32-32"),
-        (FULL_DRAW, "inverted", "count", "Draw 32-32 (inverted goal: fewer discs win)"),
+        (FULL_DRAW, "classic", "tournament", "Draw: Black 32, White 32"),
+        (FULL_DRAW, "inverted", "count", "Draw: Black 32, White 32 (inverted goal: fewer discs win)"),
     ],
 )
 def test_game_over_banner(position: str, goal: str, scoring: str, banner: str) -> None:
@@ -126,7 +132,7 @@ def test_game_over_banner(position: str, goal: str, scoring: str, banner: str) -
     w, _ = widget(board=board)
     assert w.game_over and w.result == banner
     assert w.turn == "" and w.legal == {}
-    assert w.status.startswith("Game over, ") and w.status.endswith(banner)
+    assert w.status.startswith("Game over (") and w.status.endswith(f"). {banner}")
 
 
 def test_game_over_by_a_move_fires_callbacks_and_banner() -> None:
@@ -139,8 +145,8 @@ def test_game_over_by_a_move_fires_callbacks_and_banner() -> None:
     assert moves == [(w, Move.from_name("c1"))]
     assert len(outcomes) == 1 and outcomes[0].winner == BLACK
     assert (outcomes[0].black, outcomes[0].white) == (64, 0)
-    assert w.result == "Black wins 64-0 (tournament scoring: 61 empty squares to the winner)"
-    assert w.status == f"Game over, one colour has no discs left: {w.result}"
+    assert w.result == "Black wins: Black 64, White 0 (tournament scoring: 61 empty squares to the winner)"
+    assert w.status == f"Game over (one colour has no discs left). {w.result}"
 
 
 def test_undo_redo_jump_and_new_game_intents() -> None:
@@ -255,6 +261,7 @@ def test_front_end_settings_are_accepted_when_valid() -> None:
         "animation",
         "theme",
         "size",
+        "shown",
     }
 
 

@@ -19,7 +19,7 @@ from ..progress import Progress
 from ..squares import BLACK, WHITE
 from .puzzling import hides_answer
 from .session import Session
-from .texts import Listed, Refusal, Text, color_text, number, player_title, score_text
+from .texts import Listed, Refusal, Text, color_text, discs_text, margin_text, player_title
 
 __all__ = ["AidKey", "Aids", "AnalysisRefusedError", "Job"]
 
@@ -231,7 +231,7 @@ class Aids:
             "notice_hint",
             color=color_text(self.session.board.turn),
             moves=Listed(tuple(str(entry.move) for entry in best)),
-            score=score_text(best[0]),
+            score=margin_text(best[0].score, best[0].exact),
         )
 
 
@@ -241,13 +241,17 @@ def best_moves(analysis: Analysis) -> list[MoveAnalysis]:
 
 
 def review_done_text(reviews: list[MoveReview]) -> Text:
+    """The discs each side gave away, summed: exact only if every move of that side was solved."""
     lost = {BLACK: 0.0, WHITE: 0.0}
+    exact = {BLACK: True, WHITE: True}
     for entry in reviews:
-        lost[entry.color] += entry.loss
+        if not entry.forced:
+            lost[entry.color] += entry.loss
+            exact[entry.color] = exact[entry.color] and entry.exact
     return Text(
         "notice_review_done",
         black=color_text(BLACK),
         white=color_text(WHITE),
-        black_loss=number(lost[BLACK]),
-        white_loss=number(lost[WHITE]),
+        black_loss=discs_text(lost[BLACK], exact[BLACK]),
+        white_loss=discs_text(lost[WHITE], exact[WHITE]),
     )

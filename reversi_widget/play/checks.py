@@ -25,6 +25,7 @@ __all__ = [
     "MAX_PIXELS",
     "MIN_PIXELS",
     "SETTINGS",
+    "SHOWN_MAX",
     "THEMES",
     "InvalidAnnotationError",
     "InvalidSettingError",
@@ -51,10 +52,13 @@ SETTINGS = (
     "animation",
     "theme",
     "size",
+    "shown",
 )
 ANIMATIONS = ("off", "slow", "normal", "fast")
 THEMES = ("auto", "light", "dark", "high-contrast")
 MIN_PIXELS, MAX_PIXELS = 120, 4000
+#: ``shown`` is a 32-bit fingerprint.
+SHOWN_MAX = 2**32 - 1
 #: Seconds per disc of the flip animation, as js/widget.js plays it ("off" is 0).
 ANIMATION_STEP = {"off": 0.0, "slow": 0.48, "normal": 0.3, "fast": 0.18}
 MAX_MARK_LENGTH = 12
@@ -139,6 +143,9 @@ def setting_problem(trait: traitlets.TraitType[object, object], name: str, value
     elif isinstance(trait, traitlets.Enum):
         values = tuple(trait.values or ())
         expected = None if value in values else Text("setting_expected_one_of", values=", ".join(map(str, values)))
+    elif name == "shown":
+        fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= SHOWN_MAX
+        expected = None if fits else Text("setting_expected_whole", low=0, high=SHOWN_MAX)
     else:  # size
         fits = value is None or (
             isinstance(value, int) and not isinstance(value, bool) and MIN_PIXELS <= value <= MAX_PIXELS

@@ -63,10 +63,15 @@ class NavigationError(ReversiError, IndexError):
 
 @dataclass(frozen=True)
 class Notice:
-    """What the views say under the board: ``kind`` is "info", "pass", "error" or "explain"."""
+    """What the views say under the board: ``kind`` is "info", "pass", "error" or "explain".
+
+    A notice is about the position it was made in and goes when the position changes.
+    ``lasting`` feedback on a learner's practice move stays through the computer's reply,
+    until the learner acts again or the game ends."""
 
     kind: str
     text: Renders
+    lasting: bool = False
 
 
 @dataclass(frozen=True)
@@ -184,8 +189,8 @@ class Session:
 
     # -- notices ------------------------------------------------------------------------------
 
-    def notify(self, kind: str, text: Renders) -> None:
-        self.notice = Notice(kind, text)
+    def notify(self, kind: str, text: Renders, lasting: bool = False) -> None:
+        self.notice = Notice(kind, text, lasting)
         self.notice_id += 1
 
     def clear_notice(self) -> None:
@@ -340,7 +345,10 @@ class Session:
                 raise choice
             if not isinstance(choice, (Move, str)):
                 raise InvalidMoveError(f"choose() returned {quote(choice)}, not a Move")
+            kept = self.notice if self.notice is not None and self.notice.lasting else None
             self._push(self.board.parse_move(choice))
+            if kept is not None and not self.board.is_game_over():
+                self.notice = kept  # feedback on the learner's move outlives the reply to it
         except Exception as error:
             self.paused = True
             name = player_title(player) if player is not None else Plain("?")
@@ -413,7 +421,7 @@ class Session:
             return None
         expl = Explained(explain(self.board, practice.move))
         self._complete_practice(practice)
-        self.notify("info", Text("notice_practice_correct", explanation=expl))
+        self.notify("info", Text("notice_practice_correct", explanation=expl), lasting=True)
         self.advance()
         return None
 
@@ -428,7 +436,7 @@ class Session:
         expl = Explained(explain(self.board, practice.move))
         flips = ", ".join(self._names(sorted(practice.correct), practice.move.size))
         self._complete_practice(practice)
-        self.notify("info", Text("notice_practice_revealed", explanation=expl, flips=flips))
+        self.notify("info", Text("notice_practice_revealed", explanation=expl, flips=flips), lasting=True)
         self.advance()
         return None
 
@@ -460,6 +468,7 @@ class Session:
         if it is not legal."""
         before = self.board.copy() if self.show_me and move else None
         self.board.push(move)
+        self.clear_notice()  # it spoke of the position before this move
         self.line[self.board.ply - 1 :] = [move]
         self.line_id += 1
         self._invalidate()
@@ -491,6 +500,7 @@ class Session:
     def _goto(self, ply: int) -> None:
         """Move along the line to ``ply``."""
         self.demo = {}
+        self.clear_notice()
         board = self.board
         while board.ply > ply:
             board.pop()

@@ -11,6 +11,7 @@ and the error type the Python API raises.
 
 from __future__ import annotations
 
+import math
 import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ __all__ = [
     "Renders",
     "Text",
     "color_text",
+    "discs_text",
+    "margin_text",
     "number",
     "player_title",
     "quote",
@@ -181,14 +184,14 @@ def player_title(player: Player) -> Renders:
 
 
 def result_text(outcome: Outcome, board: Board) -> Renders:
-    """The game-over banner: who won and by how much, with the notes the rules call for."""
-    scores = {BLACK: outcome.black, WHITE: outcome.white}
+    """The game-over banner: who won, and each side's count named, Black's first as in every
+    score the package writes ("White wins: Black 2, White 13"), with the notes the rules call for."""
+    score = Text("result_score", black=outcome.black, white=outcome.white)
     head: Text
     if outcome.winner is None:
-        head = Text("result_draw", score=outcome.result())
+        head = Text("result_draw", score=score)
     else:
-        winner = outcome.winner
-        head = Text("result_win", color=color_text(winner), score=f"{scores[winner]}-{scores[not winner]}")
+        head = Text("result_win", color=color_text(outcome.winner), score=score)
     notes: list[Renders] = []
     if board.rules.goal == "inverted":
         notes.append(Text("result_inverted"))
@@ -211,6 +214,27 @@ def score_text(entry: MoveAnalysis) -> Renders:
             return Text("score_loss", margin=str(margin))
         return Text("score_draw")
     return Plain(f"{margin:+d}" if margin else "0")
+
+
+def whole(value: float) -> int:
+    """The nearest whole number, halves away from zero (2.5 discs is about 3, not 2)."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+
+
+def margin_text(margin: float, exact: bool) -> Text:
+    """A final disc margin for the side to move, in words with its unit: "ahead by 6 discs",
+    "a draw" when the search proved it, "about 2 discs behind" when it is an estimate."""
+    discs = whole(margin)
+    kind = "margin" if exact else "estimate"
+    if not discs:
+        return Text(f"{kind}_even")
+    return Text(f"{kind}_{'ahead' if discs > 0 else 'behind'}", discs=Text("count_discs", count=abs(discs)))
+
+
+def discs_text(amount: float, exact: bool) -> Text:
+    """A number of discs: "6 discs" when proven, "about 4 discs" (rounded) when estimated."""
+    discs = Text("count_discs", count=whole(amount))
+    return discs if exact else Text("about_discs", discs=discs)
 
 
 def squares_text(key: str, names: Sequence[str]) -> Text:

@@ -8,16 +8,16 @@ traits (js/PROTOCOL.md names each one).
 from __future__ import annotations
 
 from ..analysis import MoveReview, evaluations
-from ..board import Outcome
+from ..board import Board, Outcome
 from ..i18n import translate
 from ..squares import BLACK, WHITE, Color, square_name
 from ..strings import front_end_strings
 from .aids import Aids, best_moves
 from .puzzling import hides_answer
 from .session import Session
-from .texts import COLOR_KEY, number, player_title, result_text, score_text
+from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text
 
-__all__ = ["REVIEW_MARKS", "picture"]
+__all__ = ["REVIEW_MARKS", "actions", "picture", "rule_notes"]
 
 #: A reviewed move that gave away at least this many discs is marked (worst first).
 REVIEW_MARKS = ((12.0, "??"), (6.0, "?"), (2.0, "?!"))
@@ -84,6 +84,7 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
         "notice_kind": "info" if notice is None else notice.kind,
         "notice_id": session.notice_id,
         "paused": session.paused,
+        "rule_notes": [note.render(language) for note in rule_notes(board)],
         **aids_picture(session, aids, language),
         **modes_picture(session, language),
     }
@@ -169,6 +170,7 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
     elif aids.analysis_job == key and aids.analysis_wanted():
         busy = "hint" if aids.hint_for == key else "scores"
         progress = aids.progress.get("analysis", 0.0)
+    buttons = actions(session, aids)
     return {
         "hints": hint,
         "scores": scores,
@@ -176,9 +178,53 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
         "evaluations": [] if reviews is None else evaluations(reviews),
         "busy": busy,
         "progress": progress,
-        "can_review": bool(session.line) and session.line_finished(),
-        "can_pause": any(player is not None for player in session.players.values()),
+        "actions": buttons,
+        "can_review": "review" in buttons,
+        "can_pause": "pause" in buttons,
     }
+
+
+def actions(session: Session, aids: Aids) -> dict[str, str]:
+    """The buttons that apply now, each "primary" (the step to take), "enabled" or "disabled";
+    a button left out does not apply and is not shown (js/PROTOCOL.md, ``actions``)."""
+    if session.editor is not None:  # the editor's own buttons apply, nothing of the game's
+        return {}
+    board = session.board
+    over = board.is_game_over()
+    waiting = session.practice is not None
+    human = session.players[board.turn] is None and session.pending is None and not over and not waiting
+    out = {
+        "undo": "enabled" if waiting or session.undo_target() is not None else "disabled",
+        "redo": "enabled" if session.redo_target() is not None else "disabled",
+        "new": "enabled",
+    }
+    if human and board.must_pass():  # only in the middle of a line: at its end passes play themselves
+        out["pass"] = "primary"
+    if session.humans() and not over:
+        out["hint"] = "enabled" if human and not board.must_pass() and not board.in_placement() else "disabled"
+    if (not session.humans() and not over) or session.paused:  # computers playing each other; Resume
+        out["pause"] = "enabled"
+    reviewing = aids.review_job is not None and aids.review_job == session.line_id
+    if session.line and session.line_finished() and aids.current_review() is None and not reviewing:
+        out["review"] = "enabled"
+    if waiting:
+        out["practice_done"], out["practice_reveal"] = "primary", "enabled"
+    if over:  # what a learner does next: look back at the game, or play again
+        out["review" if "review" in out else "new"] = "primary"
+    return out
+
+
+def rule_notes(board: Board) -> list[Text]:
+    """What differs from the classic game, shown for the whole game: the goal, the scoring,
+    the disc supply (the game-over banner repeats the first two)."""
+    rules, notes = board.rules, []
+    if rules.goal == "inverted":
+        notes.append(Text("rule_inverted"))
+    if rules.scoring == "tournament":
+        notes.append(Text("rule_tournament_winner" if rules.goal == "classic" else "rule_tournament_loser"))
+    if rules.supply is not None:
+        notes.append(Text("rule_supply", discs=Text("count_discs", count=rules.supply)))
+    return notes
 
 
 def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
@@ -190,7 +236,9 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
     elif loss <= 0:
         note = translate("review_best", language)
     else:
-        note = translate("review_loss", language, best=str(entry.best), loss=number(loss))
+        note = translate(
+            "review_loss", language, best=str(entry.best), loss=discs_text(loss, entry.exact).render(language)
+        )
     return {
         "ply": entry.ply,
         "color": COLOR_KEY[entry.color],

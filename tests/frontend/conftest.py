@@ -23,8 +23,11 @@ JS = HERE.parent.parent / "js"
 FILES = "abcdefghijklmnop"
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 #: What Python syncs once for every widget: the front end's constants and English labels.
-CONFIG: dict[str, Any] = ReversiWidget().config
+_FRESH = ReversiWidget()
+CONFIG: dict[str, Any] = _FRESH.config
 ENGLISH: dict[str, str] = front_end_strings("en")
+#: The buttons of a new game between two people: New game, Hint, and Undo/Redo disabled.
+START_ACTIONS: dict[str, str] = _FRESH.actions
 
 
 def square(n: int, i: int) -> str:
@@ -81,6 +84,7 @@ def start_traits(n: int = 8, **over: Any) -> dict[str, Any]:
         "players": {"black": "Human", "white": "Computer (greedy)"},
         "strings": ENGLISH,
         "config": CONFIG,
+        "actions": START_ACTIONS,
         "fill": {},
         "marks": {},
         "arrows": [],

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.frontend.conftest import start_traits
+from tests.frontend.conftest import CONFIG, START_ACTIONS, start_traits
 
 pytestmark = pytest.mark.browser
 JS = Path(__file__).resolve().parents[2] / "js"
@@ -253,6 +253,7 @@ def test_status_thinking_result(boot: Any) -> None:
     set_traits(page, status="White is thinking…", thinking=True)
     assert page.inner_text(f"{V2} [data-role=status]") == "White is thinking…"
     assert page.is_visible(f"{V1} [data-role=thinking]")
+    assert page.inner_text(f"{V1} .rw-statusbar") == "White is thinking…"  # said once: the spinner has no words
     set_traits(page, thinking=False, game_over=True, turn="", result="Black wins 40–24", status="Game over")
     assert page.inner_text(f"{V1} [data-role=result]") == "Black wins 40–24"
     assert not page.is_visible(f"{V1} [data-role=thinking]")
@@ -284,7 +285,7 @@ MOVES = ["d3", "c5", "f6", "pass", "e6"]
 
 
 def test_move_list_and_jump(boot: Any) -> None:
-    page = boot(8, moves=MOVES, ply=3, can_undo=True, can_redo=True)
+    page = boot(8, moves=MOVES, ply=3, actions={"undo": "enabled", "redo": "enabled", "new": "enabled"})
     text = " ".join(page.inner_text(f"{V1} [data-role=moves]").split())
     assert text == "1. d3 c5 2. f6 pass 3. e6"
     entries = page.locator(f"{V1} [data-role=moves] [data-ply]")
@@ -388,25 +389,30 @@ def test_annotations(boot: Any) -> None:
     assert page.text_content(f"{V1} [data-square=c4] .rw-mark") == ""
 
 
-def test_buttons(boot: Any) -> None:
+def test_buttons_follow_pythons_actions(boot: Any) -> None:
+    """Python's ``actions`` decides: a button left out is hidden, "disabled" is disabled,
+    "primary" is the one drawn as the step to take."""
     page = boot(8, ply=4)
-    assert page.is_disabled(f"{V1} [data-action=undo]") and page.is_disabled(f"{V1} [data-action=redo]")
-    assert page.is_enabled(f"{V1} [data-action=pass]") and page.is_enabled(f"{V1} [data-action=new]")
-    set_traits(page, can_undo=True)
-    assert page.is_enabled(f"{V2} [data-action=undo]") and page.is_disabled(f"{V2} [data-action=redo]")
-    set_traits(page, can_redo=True)
-    for action in ("undo", "redo", "pass", "new"):
+    shown = lambda v: page.eval_on_selector_all(  # noqa: E731
+        f"{v} .rw-actions [data-action]",
+        "els => els.filter(e => !e.hidden).map(e => e.dataset.action + (e.disabled ? '-' : '')"
+        " + (e.hasAttribute('data-primary') ? '*' : ''))",
+    )
+    assert shown(V1) == ["undo-", "redo-", "new", "hint"]  # a new game between two people
+    set_traits(
+        page, actions={"undo": "enabled", "redo": "disabled", "new": "enabled", "pass": "primary", "hint": "disabled"}
+    )
+    assert shown(V2) == ["undo", "redo-", "pass*", "new", "hint-"]
+    for action in ("undo", "pass", "new"):
         page.click(f"{V1} [data-action={action}]")
-    assert sent(page) == [
-        {"kind": "undo", "ply": 4},
-        {"kind": "redo", "ply": 4},
-        {"kind": "pass", "ply": 4},
-        {"kind": "new_game", "ply": 4},
-    ]
-    # with no legal move, Pass is highlighted (still Python's call)
-    assert page.get_attribute(f"{V1} [data-action=pass]", "data-suggested") is None
-    set_traits(page, legal={})
-    assert page.get_attribute(f"{V1} [data-action=pass]", "data-suggested") == ""
+    assert sent(page) == [{"kind": "undo", "ply": 4}, {"kind": "pass", "ply": 4}, {"kind": "new_game", "ply": 4}]
+    set_traits(page, actions={"undo": "enabled", "redo": "disabled", "new": "enabled", "review": "primary"})
+    assert shown(V1) == ["undo", "redo-", "new", "review*"]  # the game is over: look back at it
+    primary, plain = (
+        page.evaluate(f"getComputedStyle(document.querySelector('{V1} [data-action={a}]')).backgroundColor")
+        for a in ("review", "new")
+    )
+    assert primary != plain
 
 
 def test_settings_write_traits(boot: Any) -> None:
@@ -577,6 +583,15 @@ PRACTICE = {
     "legal": {},
     "can_undo": True,
     "counts": {"black": 4, "white": 1},
+    # as Python sends them while a practice disc waits (tests/test_widget_buttons.py)
+    "actions": {
+        "undo": "enabled",
+        "redo": "disabled",
+        "new": "enabled",
+        "hint": "disabled",
+        "practice_done": "primary",
+        "practice_reveal": "enabled",
+    },
 }
 
 
@@ -589,6 +604,10 @@ def test_practice_clicks_marks_and_buttons(boot: Any) -> None:
     assert sent(page) == [{"kind": "move", "square": "d3", "ply": 0}]
     set_traits(page, **PRACTICE)
     assert page.is_visible(actions) and page.is_visible(f"{V2} [data-role=practice-actions]")
+    # Done is the step to take; Pass does not apply while the disc waits
+    assert page.get_attribute(f"{V1} [data-action=practice_done]", "data-primary") == ""
+    assert page.get_attribute(f"{V1} [data-action=practice_reveal]", "data-primary") is None
+    assert not page.is_visible(f"{V1} [data-action=pass]") and page.locator(f"{V1} [data-primary]:visible").count() == 1
     assert page.get_attribute(V1, "data-practice-pending") == ""
     assert squares_with(page, V1, '[data-practice="placed"]') == {"d3"}
     assert squares_with(page, V1, '[data-practice="flipped"]') == {"e5"}
@@ -691,7 +710,7 @@ def test_hint_button_sends_the_intent_and_the_ring_marks_the_hinted_squares(boot
     assert page.get_attribute(sq(V1, "d3"), "aria-label") == "d3, empty, legal, flips 1, hint: best move"
     set_traits(page, hints=[])  # the position moved on
     assert squares_with(page, V1, "[data-hint]") == set()
-    set_traits(page, legal={})  # nothing to hint: a computer's turn or a forced pass
+    set_traits(page, legal={}, actions={**START_ACTIONS, "hint": "disabled"})  # a computer's turn
     assert page.is_disabled(f"{V2} [data-action=hint]")
 
 
@@ -738,7 +757,7 @@ EVALUATIONS = [0.0, -0.5, 2.0, -4.0, 10.0, 10.0, 10.0]
 def test_review_button_marks_in_the_move_list_and_chart(boot: Any) -> None:
     page = boot(8, moves=REVIEWED_MOVES, ply=6, turn="", legal={}, game_over=True)
     assert not page.is_visible(f"{V1} [data-action=review]") and not page.is_visible(f"{V1} [data-role=review]")
-    set_traits(page, can_review=True)
+    set_traits(page, actions={**START_ACTIONS, "review": "primary"})
     page.click(f"{V2} [data-action=review]")
     assert sent(page) == [{"kind": "review", "ply": 6}]
     set_traits(page, busy="review", progress=0.4)
@@ -785,7 +804,7 @@ def test_review_button_marks_in_the_move_list_and_chart(boot: Any) -> None:
 def test_pause_button_follows_paused_and_sends_pause_or_resume(boot: Any) -> None:
     page = boot(8, ply=7)
     assert not page.is_visible(f"{V1} [data-action=pause]")
-    set_traits(page, can_pause=True)
+    set_traits(page, actions={**START_ACTIONS, "pause": "enabled"})
     button = f"{V1} [data-action=pause]"
     assert page.inner_text(button) == "Pause" and page.get_attribute(button, "aria-pressed") == "false"
     page.click(button)
@@ -923,3 +942,91 @@ def test_a_new_game_brings_the_keyboard_cursor_back_to_the_centre(boot: Any) -> 
     set_traits(page, **AFTER_D3)
     page.keyboard.press("ArrowUp")  # moves do not move the cursor: only a new game does
     assert page.get_attribute(board, "aria-activedescendant").endswith("-d3")
+
+
+def test_rules_that_differ_show_for_the_whole_game_and_the_scores_have_a_legend(boot: Any) -> None:
+    from reversi_widget import ReversiWidget, Rules
+
+    widget = ReversiWidget(rules=Rules(goal="inverted", scoring="tournament", supply=32), language="pl")
+    page = boot(8, rule_notes=widget.rule_notes, strings=widget.strings)
+    notes = page.eval_on_selector_all(f"{V2} [data-role=rules] .rw-rule", "els => els.map(e => e.textContent)")
+    assert notes == widget.rule_notes and len(notes) == 3 and "32 pionki" in notes[2]
+    set_traits(page, **AFTER_D3)  # a move later: still there
+    assert page.is_visible(f"{V1} [data-role=rules]")
+    set_traits(page, rule_notes=[])  # the classic game says nothing
+    assert not page.is_visible(f"{V1} [data-role=rules]")
+    legend = f"{V1} [data-role=scores-legend]"
+    assert not page.is_visible(legend)
+    set_traits(page, scores={"c3": "+2", "e3": "-1"})
+    assert page.is_visible(legend) and page.inner_text(legend) == widget.strings["scores_legend"]
+    set_traits(page, scores={})
+    assert not page.is_visible(legend)
+
+
+def test_views_report_each_picture_where_config_asks(boot: Any) -> None:
+    """marimo re-runs cells only on a view's writes: there each new picture is reported once
+    (``shown``), by whichever view draws it first; elsewhere nothing is written."""
+    page = boot(8)
+    set_traits(page, **AFTER_D3)
+    assert page.evaluate("window.setCalls") == []
+    page = boot(8, config={**CONFIG, "report_shown": True}, shown=0)
+    first = page.evaluate("window.setCalls")
+    assert len(first) == 1 and first[0][0] == "shown" and 0 < first[0][1] < 2**32
+    set_traits(page, **AFTER_D3)
+    calls = page.evaluate("window.setCalls")
+    assert len(calls) == 2 and calls[1][1] != calls[0][1]  # two views, one write per picture
+    set_traits(page, **AFTER_D3)  # the same picture again: nothing new to report
+    set_traits(page, status="White is thinking…", thinking=True)
+    assert [c[0] for c in page.evaluate("window.setCalls")] == ["shown"] * 3
+    assert page.evaluate("window.saves") == 3 and sent(page) == []
+
+
+KEY_TEXTS = """v => {
+    // every text and label a person or a screen reader meets
+    const root = document.querySelector(v);
+    const out = [root.innerText];
+    for (const el of root.querySelectorAll('[aria-label], [title]')) {
+        out.push(el.getAttribute('aria-label') || '', el.title || '');
+    }
+    for (const el of root.querySelectorAll('option')) out.push(el.textContent);
+    return out.join(' ');
+}"""
+
+
+@pytest.mark.parametrize("language", ["ca", "pl", "uk"])
+def test_every_label_the_view_draws_comes_from_strings(boot: Any, language: str) -> None:
+    """The front end has no texts of its own: a label missing from Python's table would show
+    its bare key. With every part on screen, no key shows."""
+    from reversi_widget.strings import FRONT_END_KEYS, front_end_strings
+
+    everything = {
+        **AFTER_D3,
+        "strings": front_end_strings(language),
+        "language": language,
+        "scores": {"c3": "+2"},
+        "hints": ["c3"],
+        "practice": True,
+        "busy": "review",
+        "thinking": True,
+        "supply": {"black": 30, "white": 31},
+        "moves": REVIEWED_MOVES,
+        "ply": 3,
+        "review_moves": REVIEW,
+        "evaluations": EVALUATIONS,
+        "actions": {
+            "undo": "enabled",
+            "redo": "enabled",
+            "new": "enabled",
+            "pass": "primary",
+            "hint": "enabled",
+            "pause": "enabled",
+            "review": "enabled",
+        },
+    }
+    page = boot(8, **everything)
+    set_traits(page, practice_move="d3", practice_wrong=["e5"], practice_missed=["d4"])
+    tokens = set(re.split(r"[\s,.:;()…]+", page.evaluate(KEY_TEXTS, V1)))
+    words = {w.lower() for text in front_end_strings(language).values() for w in re.split(r"[\s,.:;()…]+", text)}
+    names = set(FRONT_END_KEYS) | set(re.findall(r'"([a-z]+_[a-z_]+)"', (JS / "widget.js").read_text()))
+    bare = names - words  # Catalan's "jugada legal" holds a key as a word of its own
+    assert not tokens & bare, sorted(tokens & bare)
