@@ -12,26 +12,35 @@ from __future__ import annotations
 
 import html
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .board import Board, Move
-from .engine import (
-    INFINITY,
-    MAX_DEPTH,
-    MidgameSearch,
-    check_time_limit,
-    score_to_margin,
-)
-from .evaluation import make_evaluator
+from .engine import check_time_limit, make_midgame
 from .progress import Progress, notebook_progress
-from .solver import INFINITY as EXACT_INFINITY
-from .solver import EndgameSearch, SearchTimeout, check_searchable, paused_gc, side_bitboards
+from .search import INFINITY, MAX_DEPTH, SearchTimeout, exact_score, paused_gc, score_to_margin
+from .solver import EndgameSearch, check_searchable, side_bitboards
 from .squares import BLACK, COLOR_NAMES, Color
 
 #: Positions with at most this many empty squares are solved exactly by default.
 EXACT_EMPTIES = 12
 #: With a time limit, an exact solve is attempted up to this many empty squares.
 EXACT_EMPTIES_TIMED = 16
+#: ``review`` solves the positions of a game's last this many plies exactly (with the
+#: compiled solver), even where ``analyse`` would only estimate them...
+REVIEW_EXACT_PLIES = 20
+#: ... giving each such position at most this many seconds (without a time limit).
+REVIEW_EXTRA_SECONDS = 3.0
+
+
+def exact_empties(size: int, timed: bool) -> int:
+    """Up to how many empty squares ``analyse`` solves exactly, with or without a time limit."""
+    return EXACT_EMPTIES_TIMED if timed else EXACT_EMPTIES
+
+
+def compiled_solver(size: int) -> bool:
+    """Whether the compiled exact solver takes this size now."""
+    return False
 
 
 def default_depth(size: int) -> int:
@@ -59,6 +68,12 @@ class MoveAnalysis:
     def score_text(self) -> str:
         """``"+4"`` (exact) or ``"+3.25"`` (estimate)."""
         return f"{self.score:+.0f}" if self.exact else f"{self.score:+.2f}"
+
+    @property
+    def rank(self) -> int:
+        """The score on the search's scale, by which moves are compared: a proven win ranks
+        above every estimate, however large, and a proven loss below."""
+        return exact_score(round(self.score)) if self.exact else round(self.score * 100)
 
 
 @dataclass(frozen=True)
@@ -167,12 +182,7 @@ def analyse(
             time.perf_counter() - start,
         )  # fmt: skip
     empties = board.empty_count()
-    if depth is not None:
-        want_exact = depth >= empties
-    elif time_limit is not None:
-        want_exact = empties <= EXACT_EMPTIES_TIMED
-    else:
-        want_exact = empties <= EXACT_EMPTIES
+    want_exact = depth >= empties if depth is not None else empties <= exact_empties(board.size, time_limit is not None)
     entries: list[MoveAnalysis] | None = None
     nodes = 0
     reached = empties
@@ -192,7 +202,7 @@ def analyse(
         with paused_gc():
             entries, reached, mid_nodes = _midgame_entries(board, depth, deadline, progress)
         nodes += mid_nodes
-    entries.sort(key=lambda e: -e.score)
+    entries.sort(key=lambda e: -e.rank)
     if progress is not None:
         progress(1.0, "analysis done")
     return Analysis(
@@ -223,7 +233,7 @@ def _exact_entries(board: Board, solver: EndgameSearch, progress: Progress | Non
     entries = []
     empties = board.empty_count()
     for index, (move, no, np_) in enumerate(children):
-        score = -solver.search(no, np_, -EXACT_INFINITY, EXACT_INFINITY)
+        score = -solver.search(no, np_, -INFINITY, INFINITY)
         line = (move, *_moves_of(solver.best_line(no, np_), board.size))
         entries.append(MoveAnalysis(move, float(score), True, line, empties))
         if progress is not None:
@@ -237,8 +247,8 @@ def _midgame_entries(
     """Iterative deepening over every move with a full window; the last depth completed
     for all moves is kept. Depth 1 always completes, whatever the deadline."""
     rules = board.rules
-    search = MidgameSearch(board.size, rules.goal, rules.scoring, make_evaluator(board.size, rules.goal))
-    moves = search.moves
+    search = make_midgame(board.size, rules.goal, rules.scoring)
+    moves = board._geo.moves
     children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board)]
     scores: dict[Move, int] = {}
     reached = 0
@@ -246,7 +256,7 @@ def _midgame_entries(
     start = time.perf_counter()
     try:
         for d in range(1, max_depth + 1):
-            search.deadline = deadline if d > 1 else None
+            search.stop.set_deadline(deadline if d > 1 else None)
             current: dict[Move, int] = {}
             # Best moves of the last depth first: their lines fill the table for the rest.
             ordered = sorted(children, key=lambda c: -scores.get(c[0], 0))
@@ -265,14 +275,14 @@ def _midgame_entries(
     except SearchTimeout:
         pass  # keep the last depth completed
     finally:
-        search.deadline = None
+        search.stop.clear()
     entries = []
     for move, no, np_, _reply in children:
         score = scores[move]
         margin, exact = score_to_margin(score)
         line = (move, *_moves_of(search.principal_line(no, np_, max(0, reached - 1)), board.size))
         entries.append(MoveAnalysis(move, margin, exact, line, reached))
-    return entries, reached, search.flush_nodes()
+    return entries, reached, search.take_nodes()
 
 
 @dataclass(frozen=True)
@@ -281,7 +291,8 @@ class MoveReview:
 
     ``loss`` is how many discs of final margin the played move gave away by the analysis
     (0 for the best move, a pass or a placement); ``forced`` marks passes, placements of the
-    free start and positions with a single legal move."""
+    free start and positions with a single legal move. ``exact`` says the scores, and so the
+    loss, are proven final margins under perfect play rather than the analysis' estimates."""
 
     ply: int
     color: Color
@@ -297,8 +308,9 @@ class MoveReview:
         who = COLOR_NAMES[self.color]
         if self.forced:
             return f"{self.ply}. {who} {self.played} (forced)"
+        how = "exact" if self.exact else "estimate"
         verdict = "best" if self.loss <= 0 else f"loses {self.loss:g} (best {self.best} {self.best_score:+g})"
-        return f"{self.ply}. {who} {self.played} {self.played_score:+g}: {verdict}"
+        return f"{self.ply}. {who} {self.played} {self.played_score:+g} {how}: {verdict}"
 
 
 def review(
@@ -311,7 +323,15 @@ def review(
 ) -> list[MoveReview]:
     """Review every move of a game (a ``Game`` or a ``Board`` with its move stack): the best
     move of each position, the played move's score and the discs it lost. ``depth`` and
-    ``time_limit`` apply to each position as in ``analyse``."""
+    ``time_limit`` apply to each position as in ``analyse``.
+
+    The end of the game is solved exactly, from the last position back (each position's
+    value bounds the one before, and the solver's table carries over), wherever ``analyse``
+    would solve exactly, and for the last ``REVIEW_EXACT_PLIES`` plies with the compiled
+    solver. There a move that keeps the best result is never charged a loss. Before that the
+    scores are estimates, and a proven win is never charged against another proven win
+    (a depth-limited search proves the win but only a lower bound of its margin).
+    """
     from .game import Game
 
     if isinstance(game_or_board, Game):
@@ -324,23 +344,122 @@ def review(
     check_time_limit(time_limit)
     if progress is None and show_progress:
         progress = notebook_progress("Reviewing")
-    position = board.root()
     played_moves = list(board.move_stack)
-    reviews = []
-    for ply, played in enumerate(played_moves, 1):
+    positions = [board.root()]
+    for move in played_moves:
+        following = positions[-1].copy(stack=False)
+        following.push(move)
+        positions.append(following)
+    done = 0
+
+    def reviewed(ply: int) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done / len(played_moves), f"reviewed move {ply} of {len(played_moves)}")
+
+    values = _exact_values(positions, played_moves, depth, time_limit, reviewed)
+    reviews: list[MoveReview] = []
+    for index, played in enumerate(played_moves):
+        ply = index + 1
+        position = positions[index]
         color = position.turn
-        if not played or position.in_placement() or len(position.legal_moves) == 1:
+        forced = not played or position.in_placement() or len(position.legal_moves) == 1
+        if index in values:
+            value, best_move = values[index]
+            score = float(-values[index + 1][0])
+            best = played if best_move is None else best_move
+            reviews.append(MoveReview(ply, color, played, best, score, float(value), value - score, True, forced))
+            continue
+        if forced:
             reviews.append(MoveReview(ply, color, played, played, 0.0, 0.0, 0.0, False, True))
         else:
             analysis = analyse(position, depth, time_limit)
-            best = analysis.best
-            mine = analysis[played]
-            loss = max(0.0, best.score - mine.score)
-            reviews.append(MoveReview(ply, color, played, best.move, mine.score, best.score, loss, mine.exact, False))
-        position.push(played)
-        if progress is not None:
-            progress(ply / len(played_moves), f"reviewed move {ply} of {len(played_moves)}")
+            top, mine = analysis.best, analysis[played]
+            both_won = mine.exact and top.exact and mine.score > 0  # margins of proven wins are lower bounds
+            loss = 0.0 if mine.rank >= top.rank or both_won else max(0.0, top.score - mine.score)
+            best = played if loss == 0 else top.move
+            best_score = mine.score if loss == 0 else top.score
+            exact = mine.exact and top.exact and not both_won
+            reviews.append(MoveReview(ply, color, played, best, mine.score, best_score, loss, exact, False))
+        reviewed(ply)
     return reviews
+
+
+def _exact_values(
+    positions: list[Board],
+    played_moves: list[Move],
+    depth: int | None,
+    time_limit: float | None,
+    reviewed: Callable[[int], None],
+) -> dict[int, tuple[int, Move | None]]:
+    """The exact value of the positions at the end of a game, for the side to move in each,
+    with a best move where the played one is not (``None`` where it is): by index into
+    ``positions``, from the last one back to the first that is not to be solved or does not
+    finish in time. The played move's score in position ``i`` is minus the value of ``i + 1``.
+    """
+    values: dict[int, tuple[int, Move | None]] = {}
+    last = positions[-1]
+    if not last.is_game_over():
+        return values  # an unfinished line: nothing to start the chain from
+    first = last.rules
+    solver = EndgameSearch(last.size, first.goal, first.scoring)
+    p, o = side_bitboards(last)
+    values[len(positions) - 1] = (solver.final(p, o), None)
+    plies = len(played_moves)
+    with paused_gc():
+        for index in range(plies - 1, -1, -1):
+            position = positions[index]
+            if not _solve_in_review(position, plies - index, depth, time_limit):
+                break
+            floor = -values[index + 1][0]  # the played move's exact score
+            played = played_moves[index]
+            if not played or position.in_placement() or len(position.legal_moves) == 1:
+                values[index] = (floor, None)
+            else:
+                budget = _review_budget(position, time_limit)
+                solver.deadline = None if budget is None else time.perf_counter() + budget
+                try:
+                    value, best = _value_above(solver, position, floor)
+                except SearchTimeout:
+                    break
+                values[index] = (value, best)
+            reviewed(index + 1)
+    solver.deadline = None
+    return values
+
+
+def _solve_in_review(position: Board, plies_left: int, depth: int | None, time_limit: float | None) -> bool:
+    """Whether ``review`` solves this position, ``plies_left`` before the end, exactly."""
+    empties = position.empty_count()
+    if depth is not None:
+        return depth >= empties
+    if empties <= exact_empties(position.size, time_limit is not None):
+        return True
+    return plies_left <= REVIEW_EXACT_PLIES and compiled_solver(position.size)
+
+
+def _review_budget(position: Board, time_limit: float | None) -> float | None:
+    """Seconds for solving one position of a review: the time limit, else none where
+    ``analyse`` would solve it, else ``REVIEW_EXTRA_SECONDS``."""
+    if time_limit is not None:
+        return time_limit
+    if position.empty_count() <= exact_empties(position.size, False):
+        return None
+    return REVIEW_EXTRA_SECONDS
+
+
+def _value_above(solver: EndgameSearch, position: Board, floor: int) -> tuple[int, Move | None]:
+    """The exact value of ``position``, known to be at least ``floor`` (the played move's
+    score), and a move reaching it when that is more (``None`` when the played move is best)."""
+    p, o = side_bitboards(position)
+    value = solver.search(p, o, floor, INFINITY)
+    if value <= floor:
+        return floor, None
+    for move, no, np_ in _children(position):
+        if -solver.search(no, np_, -value - 1, -value + 1) == value:
+            return value, move
+    raise AssertionError("no move reaches the exact value of the position")  # the search is exact
 
 
 def evaluations(reviews: list[MoveReview]) -> list[float]:

@@ -6,14 +6,16 @@ under a time budget, a transposition table keyed by the two bitboards, and move 
 corners). It runs on the raw bitboards of ``geometry(size)``; ``Board`` objects are only
 touched at the root. Positions close enough to the end are handed to the exact solver.
 
-Scores are in centi-discs from the side to move's point of view. A finished position
-scores its exact final margin (times 100) plus or minus ``WIN``, so any proven win ranks
-above any estimate and any proven loss below.
+Boards up to 8x8 are searched by the compiled kernel of ``native.midgame`` when numba is
+installed and ready; it returns the same scores as the pure-Python ``MidgameSearch`` here,
+many times faster, so the strongest levels search deeper there (``NATIVE_LEVEL_SETTINGS``).
+
+Scores are in centi-discs from the side to move's point of view (see ``search``).
 
 Levels 1-7 (``Engine.LEVELS`` names five of them) trade depth, time and randomness: level
 1 looks one move ahead with a crude square table and much noise, level 7 deepens for about
-a second a move, proves a win or draw from 18 empty squares when it can, and plays the last
-12 perfectly.
+a second a move, proves a win or draw near the end when it can, and plays the last moves
+perfectly.
 """
 
 from __future__ import annotations
@@ -23,47 +25,48 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from .board import Board, Move
 from .errors import IllegalMoveError
-from .evaluation import Evaluate, default_weights, make_crude_evaluator, make_evaluator, square_table
+from .evaluation import Evaluate, Weights, default_weights, make_crude_evaluator, make_evaluator, square_table
 from .geometry import geometry, squares_of
-from .solver import INFINITY as EXACT_INFINITY
-from .solver import EndgameSearch, SearchTimeout, final_score_function, paused_gc, side_bitboards
+from .search import (
+    CLOCK_EVERY,
+    INFINITY,
+    MAX_DEPTH,
+    WIN,
+    RootInterrupted,
+    SearchTimeout,
+    StopSignal,
+    bounds,
+    exact_score,
+    paused_gc,
+    probe,
+    root_search,
+    score_to_margin,
+)
+from .solver import EndgameSearch, final_score_function, side_bitboards
 
-#: Added to the scaled margin of a finished game, beyond any evaluation.
-WIN = 1_000_000
-#: Beyond every score.
-INFINITY = 100_000_000
-#: Nodes (leaves included) between two looks at the clock in the midgame search (a node
-#: costs 30-200 µs, so the budget is overrun by a few tens of milliseconds at most).
-CLOCK_EVERY = 128
-#: The transposition table is emptied when it grows past this many positions.
+__all__ = [
+    "INFINITY",
+    "LEVEL_SETTINGS",
+    "MAX_DEPTH",
+    "WIN",
+    "Engine",
+    "LevelSettings",
+    "MidgameSearch",
+    "SearchInfo",
+    "check_level",
+    "check_time_limit",
+    "exact_score",
+    "score_to_margin",
+]
+
+#: The transposition table of the pure-Python search is emptied past this many positions.
 TT_LIMIT = 200_000
 #: Share of the time after which the strongest levels start no new iteration.
 SOFT_SHARE = 0.6
-#: The deepest iteration ever started.
-MAX_DEPTH = 64
-
-
-def exact_score(margin: int) -> int:
-    """The search score of a known final margin."""
-    if margin > 0:
-        return margin * 100 + WIN
-    if margin < 0:
-        return margin * 100 - WIN
-    return 0
-
-
-def score_to_margin(score: int) -> tuple[float, bool]:
-    """(disc margin, exact?) of a search score: proven results give their margin exactly,
-    estimates their centi-discs divided by 100."""
-    if score >= WIN:
-        return (score - WIN) / 100, True
-    if score <= -WIN:
-        return (score + WIN) / 100, True
-    return score / 100, False
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,14 @@ LEVEL_SETTINGS: dict[int, LevelSettings] = {
     7: LevelSettings(MAX_DEPTH, 1.0, 12, 18, noise=0, spread=0.02, crude=False),
 }
 
+#: The strongest levels with the compiled search: solving is many times faster there, so
+#: they solve exactly and prove wins from further out. The other levels play the same.
+NATIVE_LEVEL_SETTINGS: dict[int, LevelSettings] = {
+    **LEVEL_SETTINGS,
+    6: LevelSettings(MAX_DEPTH, 0.5, 16, 20, noise=0, spread=0.02, crude=False),
+    7: LevelSettings(MAX_DEPTH, 1.0, 18, 22, noise=0, spread=0.02, crude=False),
+}
+
 
 @dataclass(frozen=True)
 class SearchInfo:
@@ -107,19 +118,32 @@ class SearchInfo:
         return score_to_margin(self.score)[0]
 
 
-class MidgameSearch:
-    """Depth-limited negamax over one size, goal and scoring, with its transposition table.
+class Midgame(Protocol):
+    """A depth-limited negamax over one size, goal and scoring, with its transposition table:
+    the pure-Python ``MidgameSearch`` or the compiled ``native.midgame.NativeMidgame``.
 
-    ``negamax(p, o, depth, alpha, beta, legal)`` takes the mover's legal moves (already
-    known to the caller) and returns a fail-soft score; ``deadline`` makes it raise
-    ``SearchTimeout``. The table maps ``(p, o)`` to ``(depth, lower, upper, best square)``.
+    ``negamax(p, o, depth, alpha, beta, legal)`` takes the mover's legal moves (already known
+    to the caller) and returns a fail-soft score; it raises ``SearchTimeout`` once ``stop``
+    says so. ``take_nodes()`` returns the nodes searched since it was last called.
     """
+
+    stop: StopSignal
+
+    def negamax(self, p: int, o: int, depth: int, alpha: int, beta: int, legal: int) -> int: ...
+
+    def principal_line(self, p: int, o: int, limit: int) -> list[int | None]: ...
+
+    def take_nodes(self) -> int: ...
+
+
+class MidgameSearch:
+    """The pure-Python ``Midgame``, for every size. Its table maps ``(p, o)`` to
+    ``(depth, lower, upper, best square)``."""
 
     def __init__(self, size: int, goal: str, scoring: str, evaluate: Evaluate) -> None:
         self.size = size
         self.nodes = 0
-        self.deadline: float | None = None
-        self.halted = False  # set by Engine.stop(): the search raises at its next clock check
+        self.stop = StopSignal()
         self.table: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         geo = geometry(size)
         self.moves, self.flips = geo.moves, geo.flips
@@ -130,14 +154,13 @@ class MidgameSearch:
 
         self.terminal = terminal
         self.values = square_table(size)
-        self.negamax: Callable[[int, int, int, int, int, int], int] = self._build(evaluate)
+        self.negamax = self._build(evaluate)
 
     def _build(self, evaluate: Evaluate) -> Callable[[int, int, int, int, int, int], int]:
         moves, flips, terminal = self.moves, self.flips, self.terminal
         table = self.table
         values = self.values
         corners = geometry(self.size).corners
-        clock = time.perf_counter
         owner = self
         count = 0
 
@@ -145,7 +168,7 @@ class MidgameSearch:
             nonlocal count
             owner.nodes += count
             count = 0
-            if owner.halted or (owner.deadline is not None and clock() > owner.deadline):
+            if owner.stop.expired():
                 raise SearchTimeout
 
         def negamax(p: int, o: int, depth: int, alpha: int, beta: int, legal: int) -> int:
@@ -166,16 +189,9 @@ class MidgameSearch:
             if entry is not None:
                 e_depth, lower, upper, first = entry
                 if e_depth >= depth:
-                    if lower >= beta:
-                        return lower
-                    if upper <= alpha:
-                        return upper
-                    if lower == upper:
-                        return lower
-                    if lower > alpha:
-                        alpha = lower
-                    if upper < beta:
-                        beta = upper
+                    value, alpha, beta = probe(lower, upper, alpha, beta)
+                    if value != -INFINITY:
+                        return value
             alpha0, beta0 = alpha, beta
             best = -INFINITY
             best_sq = -1
@@ -232,22 +248,21 @@ class MidgameSearch:
                                 break
             if len(table) > TT_LIMIT:
                 table.clear()
-            if best <= alpha0:
-                table[key] = (depth, -INFINITY, best, best_sq)
-            elif best >= beta0:
-                table[key] = (depth, best, INFINITY, best_sq)
-            else:
-                table[key] = (depth, best, best, best_sq)
+            lower, upper = bounds(best, alpha0, beta0)
+            table[key] = (depth, lower, upper, best_sq)
             return best
 
-        def counted() -> int:
+        def take_nodes() -> int:
             nonlocal count
-            owner.nodes += count
-            count = 0
-            return owner.nodes
+            taken = owner.nodes + count
+            owner.nodes = count = 0
+            return taken
 
-        self.flush_nodes = counted
+        self._take_nodes = take_nodes
         return negamax
+
+    def take_nodes(self) -> int:
+        return self._take_nodes()
 
     def principal_line(self, p: int, o: int, limit: int) -> list[int | None]:
         """Follow the table's best moves from ``(p, o)``: squares, ``None`` for a pass."""
@@ -273,6 +288,17 @@ class MidgameSearch:
             f = flips(p, o, sq)
             p, o = o ^ f, p | f | (1 << sq)
         return line
+
+
+def compiled_midgame_ready(size: int) -> bool:
+    """Whether the compiled midgame search can take a board of this size now."""
+    return False
+
+
+def make_midgame(size: int, goal: str, scoring: str, weights: Weights | None = None, compiled: bool = False) -> Midgame:
+    """A midgame search with the hand-set evaluation (``weights``, default: the goal's own):
+    the compiled one when asked for and ready, else the pure-Python one."""
+    return MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights))
 
 
 def check_level(level: object) -> int:
@@ -321,8 +347,11 @@ class Engine:
         self.seed = seed
         self.settings = LEVEL_SETTINGS[self.level]
         self._rng = random.Random(seed)
-        self._searches: dict[tuple[int, str, str], MidgameSearch] = {}
+        self._weights: dict[str, Weights] = {}
+        self._searches: dict[tuple[int, str, str, bool], Midgame] = {}
         self._solvers: dict[tuple[int, str, str], EndgameSearch] = {}
+        self.stop_signal = StopSignal()
+        self._solver_nodes = 0
         self.last_search: SearchInfo | None = None
 
     def __repr__(self) -> str:
@@ -337,18 +366,24 @@ class Engine:
 
     # -- the searches, one per variant, kept between moves so their tables help ---------
 
-    def _search_for(self, board: Board) -> MidgameSearch:
+    def _search_for(self, board: Board) -> Midgame:
+        """The midgame search of the board's variant: compiled when the kernel is ready for
+        this size, else pure (until it is)."""
         rules = board.rules
-        key = (rules.size, rules.goal, rules.scoring)
+        s = self.settings
+        compiled = not s.crude and compiled_midgame_ready(rules.size)
+        key = (rules.size, rules.goal, rules.scoring, compiled)
         search = self._searches.get(key)
         if search is None:
-            s = self.settings
             if s.crude:
                 evaluate = make_crude_evaluator(rules.size, rules.goal, s.crude_mobility)
+                search = MidgameSearch(rules.size, rules.goal, rules.scoring, evaluate)
             else:
-                weights = default_weights(rules.goal).perturbed(self._rng, s.spread)
-                evaluate = make_evaluator(rules.size, rules.goal, weights)
-            search = MidgameSearch(rules.size, rules.goal, rules.scoring, evaluate)
+                weights = self._weights.get(rules.goal)
+                if weights is None:
+                    weights = self._weights[rules.goal] = default_weights(rules.goal).perturbed(self._rng, s.spread)
+                search = make_midgame(rules.size, rules.goal, rules.scoring, weights, compiled)
+            search.stop = self.stop_signal
             self._searches[key] = search
         return search
 
@@ -366,8 +401,7 @@ class Engine:
         """Ask a ``choose()`` running in another thread to return at once with the best move
         it has found so far. The widget calls it when the move being thought about is no
         longer wanted (an undo, a new game), so the next move need not wait for it."""
-        for search in self._searches.values():
-            search.halted = True
+        self.stop_signal.halt()
         for solver in self._solvers.values():
             solver.halted = True
 
@@ -388,25 +422,33 @@ class Engine:
             self.last_search = SearchInfo(move, 0, 0, False, 0, time.perf_counter() - start)
             return move
         p, o = side_bitboards(board)
-        search = self._search_for(board)
-        legal = search.moves(p, o)
+        legal = board._geo.moves(p, o)
         if not legal:
             move = Move(None, size)
             self.last_search = SearchInfo(move, 0, 0, False, 0, time.perf_counter() - start)
             return move
-        search.nodes = 0
-        search.halted = False
-        with paused_gc():
-            square, score, depth, exact = self._think(board, search, p, o, legal, start)
+        search = self._search_for(board)
+        self.stop_signal.clear()
+        search.take_nodes()
+        self._solver_nodes = 0
+        try:
+            with paused_gc():
+                square, score, depth, exact = self._think(board, search, p, o, legal, start)
+        finally:
+            self.stop_signal.clear()
         move = Move(square, size)
-        self.last_search = SearchInfo(move, score, depth, exact, search.flush_nodes(), time.perf_counter() - start)
+        nodes = search.take_nodes() + self._solver_nodes
+        self.last_search = SearchInfo(move, score, depth, exact, nodes, time.perf_counter() - start)
         return move
 
+    def _level_settings(self, search: Midgame) -> LevelSettings:
+        return NATIVE_LEVEL_SETTINGS[self.level] if not isinstance(search, MidgameSearch) else self.settings
+
     def _think(
-        self, board: Board, search: MidgameSearch, p: int, o: int, legal: int, start: float
+        self, board: Board, search: Midgame, p: int, o: int, legal: int, start: float
     ) -> tuple[int, int, int, bool]:
         """(square, score, depth, exact) for the position, within the budget."""
-        s = self.settings
+        s = self._level_settings(search)
         budget = self.budget
         deadline = start + budget
         empties = board.empty_count()
@@ -416,24 +458,24 @@ class Engine:
         # With a solve to follow, the midgame search only gets a share of the time.
         mid_share = 0.15 if solver_used and empties <= s.exact_empties else 0.4 if solver_used else 1.0
         mid_deadline = start + budget * min(1.0, 2 * mid_share)
-        result = self._deepen(search, p, o, legal, start, start + budget * mid_share, mid_deadline, empties)
-        if not solver_used or search.halted:
+        result = self._deepen(search, s, board.size, p, o, legal, start, start + budget * mid_share, mid_deadline)
+        if not solver_used or self.stop_signal.halted:
             return result
         solver = self._solver_for(board)
         solver.deadline = deadline
-        solver.halted = search.halted  # a stop() since the check above reached only the midgame search
+        solver.halted = self.stop_signal.halted  # a stop() since the check above reached only the midgame search
         try:
             if empties <= s.exact_empties:
-                sq, margin = self._solve_root(solver, p, o, legal, result[0], -EXACT_INFINITY, EXACT_INFINITY)
+                sq, margin = self._solve_root(solver, p, o, legal, result[0], -INFINITY, INFINITY)
                 return sq, exact_score(margin), empties, True
             sq, margin = self._solve_root(solver, p, o, legal, result[0], -1, 1)
             if margin >= 0:  # a proven win (the margin is then a lower bound) or draw
                 return sq, exact_score(margin), empties, True
             return result  # every move loses against perfect play: keep fighting by the estimate
-        except SearchTimeout:
+        except RootInterrupted:
             return result
         finally:
-            search.nodes += solver.nodes
+            self._solver_nodes += solver.nodes
             solver.nodes = 0
             solver.deadline = None
 
@@ -450,111 +492,64 @@ class Engine:
             f = flips(p, o, sq)
             return moves(o ^ f, p | f | (1 << sq)).bit_count()
 
-        squares.sort(key=order)
-        best, best_sq = -EXACT_INFINITY, squares[0]
-        for index, sq in enumerate(squares):
+        def value(sq: int, alpha: int, beta: int) -> int:
             f = flips(p, o, sq)
-            np_, no = p | f | (1 << sq), o ^ f
-            if index == 0:
-                score = -solver.search(no, np_, -beta, -alpha)
-            else:
-                score = -solver.search(no, np_, -alpha - 1, -alpha)
-                if alpha < score < beta:
-                    score = -solver.search(no, np_, -beta, -score)
-            if score > best:
-                best, best_sq = score, sq
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best_sq, best
+            return -solver.search(o ^ f, p | f | (1 << sq), -beta, -alpha)
+
+        squares.sort(key=order)
+        best, best_squares, _ = root_search(squares, value, alpha, beta)
+        return best_squares[0], best
 
     def _deepen(
         self,
-        search: MidgameSearch,
+        search: Midgame,
+        s: LevelSettings,
+        size: int,
         p: int,
         o: int,
         legal: int,
         start: float,
         soft_stop: float,
         deadline: float,
-        empties: int,
     ) -> tuple[int, int, int, bool]:
         """Iterative deepening: (square, score, depth, exact) of the last iteration that
         finished, or of the best move found so far in the one the deadline interrupted."""
-        s = self.settings
-        moves, flips = search.moves, search.flips
-        children = []
-        rest = legal
-        values = search.values
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            sq = bit.bit_length() - 1
-            f = flips(p, o, sq)
-            np_, no = p | f | bit, o ^ f
-            children.append([-values[sq], sq, no, np_, moves(no, np_)])
-        children.sort()
-        best_sq, best_score, reached = children[0][1], -INFINITY, 0
+        geo = geometry(size)
+        values = square_table(size)
+        empties = size * size - (p | o).bit_count()
+        children: dict[int, tuple[int, int, int]] = {}
+        for sq in squares_of(legal):
+            f = geo.flips(p, o, sq)
+            np_, no = p | f | (1 << sq), o ^ f
+            children[sq] = (no, np_, geo.moves(no, np_))
+        order = sorted(children, key=lambda sq: -values[sq])
+        best_sq, best_score, reached = order[0], -INFINITY, 0
         noise = s.noise
-        noise_of = {c[1]: self._rng.randint(-noise, noise) if noise else 0 for c in children}
-        search.deadline = deadline
+        noise_of = {sq: self._rng.randint(-noise, noise) if noise else 0 for sq in order}
+        self.stop_signal.set_deadline(deadline)
         max_depth = min(s.depth, MAX_DEPTH, empties)
         try:
             for depth in range(1, max_depth + 1):
-                iteration_best, iteration_score = self._root(search, children, depth, noise_of, noise > 0)
-                best_sq, best_score, reached = iteration_best, iteration_score, depth
+
+                def value(sq: int, alpha: int, beta: int, depth: int = depth) -> int:
+                    no, np_, reply = children[sq]
+                    return -search.negamax(no, np_, depth - 1, -beta, -alpha, reply)
+
+                best_score, best_squares, scores = root_search(
+                    order, value, full_window=noise > 0, bonus=noise_of.__getitem__ if noise else None
+                )
+                best_sq, reached = best_squares[0], depth
+                order.sort(key=lambda sq: -scores.get(sq, -INFINITY))
                 if abs(best_score) >= WIN and noise == 0:
                     break  # a proven result does not change with depth
                 # Start another iteration only with most of the time left: an interrupted
                 # one still improves on the last (its first move is the previous best).
                 if s.depth == MAX_DEPTH and time.perf_counter() - start > SOFT_SHARE * (soft_stop - start):
                     break
-        except _Interrupted as stop:
+        except RootInterrupted as stop:
             if stop.square is not None:
                 best_sq, best_score = stop.square, stop.score
         finally:
-            search.deadline = None
+            self.stop_signal.set_deadline(None)
         exact = abs(best_score) >= WIN
         return best_sq, best_score, reached, exact
-
-    def _root(
-        self, search: MidgameSearch, children: list[list[int]], depth: int, noise_of: dict[int, int], full_window: bool
-    ) -> tuple[int, int]:
-        """One iteration over the root moves, best first; reorders ``children`` in place.
-        With noise every move gets an exact score (full window) so the noise compares like
-        with like; otherwise later moves are only proven worse (PVS)."""
-        negamax = search.negamax
-        alpha, beta = -INFINITY, INFINITY
-        best_sq, best = -1, -INFINITY
-        scores: dict[int, int] = {}
-        for index, child in enumerate(children):
-            _, sq, no, np_, reply = child
-            try:
-                if full_window or index == 0:
-                    score = -negamax(no, np_, depth - 1, -INFINITY if full_window else -beta, -alpha, reply)
-                else:
-                    score = -negamax(no, np_, depth - 1, -alpha - 1, -alpha, reply)
-                    if score > alpha:
-                        score = -negamax(no, np_, depth - 1, -beta, -score, reply)
-            except SearchTimeout:
-                # Moves searched so far at this depth are comparable with each other; the
-                # first one was the previous iteration's best, so the best of them stands.
-                raise _Interrupted(best_sq if best_sq >= 0 else None, best) from None
-            score += noise_of[sq]
-            scores[sq] = score
-            if score > best:
-                best, best_sq = score, sq
-                if not full_window and score > alpha:
-                    alpha = score
-        children.sort(key=lambda c: -scores.get(c[1], -INFINITY))
-        return best_sq, best
-
-
-class _Interrupted(Exception):
-    """The deadline stopped an iteration; carries the best root move it had found."""
-
-    def __init__(self, square: int | None, score: int) -> None:
-        super().__init__()
-        self.square = square
-        self.score = score

@@ -22,11 +22,9 @@ made, and ``solve`` waits for the compiled one on positions that would take pure
 
 from __future__ import annotations
 
-import gc
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +34,7 @@ from .errors import IllegalMoveError, InvalidPositionError
 from .evaluation import masks, square_table
 from .geometry import geometry, squares_of
 from .progress import Progress, notebook_progress
+from .search import SearchTimeout, paused_gc
 from .squares import BLACK
 
 INFINITY = 10_000  # beyond any margin on a 16x16 board
@@ -55,24 +54,6 @@ CLOCK_EVERY = 1024
 WAIT_EMPTIES = 16
 #: Transposition table entries of the compiled solver, per board size (a power of two).
 COMPILED_TABLE = {4: 1 << 12, 6: 1 << 20, 8: 1 << 20}
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector during a timed search: the search makes no
-    reference cycles, and a full collection walking a big transposition table can stall
-    for a good part of a second, past the time budget."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-class SearchTimeout(Exception):
-    """Raised inside a search when its deadline has passed; the caller keeps its last result."""
 
 
 def final_score_function(size: int, goal: str, scoring: str) -> Callable[[int, int], int]:

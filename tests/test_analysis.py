@@ -8,7 +8,7 @@ import time
 import pytest
 
 from reversi_widget import Board, IllegalMoveError, InvalidPositionError, Move, Rules
-from reversi_widget.analysis import Analysis, analyse, review
+from reversi_widget.analysis import Analysis, MoveAnalysis, analyse, review
 from reversi_widget.engine import Engine
 from reversi_widget.game import Game
 from reversi_widget.solver import solve
@@ -172,3 +172,76 @@ def test_review_of_a_game() -> None:
     beginner = [r.loss for r in reviews if not r.color and not r.forced]
     assert sum(easy) / max(1, len(easy)) < sum(beginner) / max(1, len(beginner))
     assert review(board, depth=2) == reviews  # a board with its move stack reviews the same
+
+
+def finished_game(size: int, goal: str, scoring: str, seed: int) -> Board:
+    board = Board(rules=Rules(size=size, goal=goal, scoring=scoring))
+    engines = (Engine("easy", seed=seed), Engine("beginner", seed=seed + 1))
+    while not board.is_game_over():
+        board.push(engines[board.ply % 2].choose(board))
+    return board
+
+
+@pytest.mark.parametrize(("goal", "scoring"), [("classic", "count"), ("inverted", "tournament")])
+def test_review_solves_the_end_exactly_and_never_blames_a_move_that_keeps_the_result(goal: str, scoring: str) -> None:
+    board = finished_game(6, goal, scoring, 3)
+    reviews = review(board)
+    position = board.root()
+    solved = 0
+    for entry in reviews:
+        if position.empty_count() <= 12:  # where analyse solves exactly, review does too
+            assert entry.exact
+        if entry.exact and not entry.forced:
+            exact = analyse(position)
+            assert exact.exact
+            assert entry.best_score == exact.best.score
+            assert entry.played_score == exact[entry.played].score
+            assert entry.best in [m.move for m in exact.moves if m.score == exact.best.score]
+            # A move that keeps the best result loses nothing; any other loses what it gives away.
+            keeps = entry.played_score == exact.best.score
+            assert (entry.loss == 0) == keeps and (entry.best == entry.played) == keeps
+            assert entry.loss == exact.best.score - entry.played_score
+            assert " exact: " in str(entry)
+            solved += 1
+        elif not entry.forced:
+            assert " estimate: " in str(entry)
+        position.push(entry.played)
+    assert solved >= 5
+
+
+def test_a_proven_win_ranks_above_any_estimate() -> None:
+    move = Move.from_name("a1")
+    win, loss, draw = (MoveAnalysis(move, score, True, (move,), 10) for score in (2.0, -2.0, 0.0))
+    big, bad = (MoveAnalysis(move, score, False, (move,), 4) for score in (60.0, -60.0))
+    assert win.rank > big.rank > draw.rank > bad.rank > loss.rank
+    assert MoveAnalysis(move, 4.0, True, (move,), 10).rank > win.rank
+
+
+def test_review_before_the_solved_end_never_charges_one_proven_win_against_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A depth-limited search proves a win but only a lower bound of its margin, so a move
+    proven to win is not blamed for a smaller proven margin than another's; an estimate
+    above a proven win does not count against it either. Estimates against estimates do."""
+    import reversi_widget.analysis as analysis_module
+
+    def entry(name: str, score: float, exact: bool) -> MoveAnalysis:
+        move = Move.from_name(name)
+        return MoveAnalysis(move, score, exact, (move,), 6)
+
+    staged = {
+        0: [entry("d3", 20.0, True), entry("c4", 45.0, False), entry("f5", 4.0, True), entry("e6", -3.0, False)],
+        1: [entry("f4", 5.0, False), entry("f6", 3.0, False), entry("d6", 1.0, False)],
+    }
+
+    def analyse_staged(position: Board, depth: int | None = None, time_limit: float | None = None) -> Analysis:
+        entries = sorted(staged[position.ply], key=lambda e: -e.rank)
+        assert sorted(str(e.move) for e in entries) == sorted(str(m) for m in position.legal_moves)
+        rules = position.rules
+        return Analysis(position.to_string(), 8, position.turn, rules.goal, rules.scoring, tuple(entries), 6, 0, 0.0)
+
+    monkeypatch.setattr(analysis_module, "analyse", analyse_staged)
+    kept, blamed = review(Board.from_transcript("f5d6"))
+    assert (str(kept.played), str(kept.best), kept.loss, kept.exact) == ("f5", "f5", 0.0, False)
+    assert (str(blamed.played), str(blamed.best), blamed.loss, blamed.exact) == ("d6", "f4", 4.0, False)
+    assert str(blamed).endswith("+1 estimate: loses 4 (best f4 +5)")
