@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
+from . import native
 from .board import Board, Move
 from .errors import IllegalMoveError
 from .evaluation import Evaluate, Weights, default_weights, make_crude_evaluator, make_evaluator, square_table
@@ -291,13 +292,22 @@ class MidgameSearch:
 
 
 def compiled_midgame_ready(size: int) -> bool:
-    """Whether the compiled midgame search can take a board of this size now."""
-    return False
+    """Whether the compiled midgame search can take a board of this size now (asking
+    starts the compilation in the background when it has not started yet)."""
+    return size in native.SIZES and native.ready("midgame")
 
 
-def make_midgame(size: int, goal: str, scoring: str, weights: Weights | None = None, compiled: bool = False) -> Midgame:
+def make_midgame(
+    size: int, goal: str, scoring: str, weights: Weights | None = None, compiled: bool | None = None
+) -> Midgame:
     """A midgame search with the hand-set evaluation (``weights``, default: the goal's own):
-    the compiled one when asked for and ready, else the pure-Python one."""
+    compiled when ``compiled`` (default: when it is ready for this size), else pure Python."""
+    if compiled is None:
+        compiled = compiled_midgame_ready(size)
+    if compiled:
+        from .native.midgame import NativeMidgame
+
+        return NativeMidgame(size, goal, scoring, weights)
     return MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights))
 
 

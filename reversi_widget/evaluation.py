@@ -229,22 +229,18 @@ def make_edge_stability(size: int) -> Callable[[int, int], int]:
     return stable
 
 
-def make_evaluator(size: int, goal: str = "classic", weights: Weights | None = None) -> Evaluate:
-    """The full evaluation for a size and goal, as a fast closure ``evaluate(p, o, legal_p)``."""
-    w = default_weights(goal) if weights is None else weights
-    geo: Geometry = geometry(size)
-    m = masks(size)
+#: The order of a ``weight_table`` row.
+TERMS = ("mobility", "frontier", "corner", "x_square", "c_square", "edge", "stable", "disc", "parity")
+
+
+def weight_table(size: int, weights: Weights) -> list[tuple[int, ...]]:
+    """Per number of empty squares, the weights of the terms (``TERMS``) as ints: the
+    ``*_open``/``*_end`` pairs interpolated between a full and an empty board, and the disc
+    count and parity brought in over the last 40% of the game. The pure evaluation and the
+    compiled one both read this table, so they score every position the same."""
     squares = size * size
-    n = size
-    full = geo.full
-    moves = geo.moves
-    corners = m.corners
-    near = m.near_empty_corner
-    edges = m.edges
-    nfc, nlc = m.not_first_col, m.not_last_col
-    stable_of = make_edge_stability(size)
-    # Per number of empty squares: the interpolated weights, as plain ints.
-    table = []
+    table: list[tuple[int, ...]] = []
+    w = weights
     for empties in range(squares + 1):
         t = empties / squares  # 1 at the start, 0 at the end
         late = max(0.0, 1 - 2.5 * t)  # the disc count and parity matter in the last ~40%
@@ -261,6 +257,23 @@ def make_evaluator(size: int, goal: str = "classic", weights: Weights | None = N
                 round(w.parity * late),
             )
         )
+    return table
+
+
+def make_evaluator(size: int, goal: str = "classic", weights: Weights | None = None) -> Evaluate:
+    """The full evaluation for a size and goal, as a fast closure ``evaluate(p, o, legal_p)``."""
+    w = default_weights(goal) if weights is None else weights
+    geo: Geometry = geometry(size)
+    m = masks(size)
+    n = size
+    full = geo.full
+    moves = geo.moves
+    corners = m.corners
+    near = m.near_empty_corner
+    edges = m.edges
+    nfc, nlc = m.not_first_col, m.not_last_col
+    stable_of = make_edge_stability(size)
+    table = weight_table(size, w)
 
     def evaluate(p: int, o: int, legal_p: int) -> int:
         occupied = p | o

@@ -14,11 +14,12 @@ plain disc margins. ``INFINITY`` is beyond both.
 from __future__ import annotations
 
 import gc
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+
+from .native import alarm
 
 #: Added to the scaled margin of a finished game, beyond any evaluation.
 WIN = 1_000_000
@@ -83,15 +84,16 @@ class StopSignal:
     another thread calls ``halt()`` (``Engine.stop``).
 
     Pure-Python searches ask ``expired()`` every ``CLOCK_EVERY`` nodes. Compiled code cannot
-    read the clock, so it polls ``flag[0]`` instead: ``halt()`` sets it, and so does a timer
-    thread at the deadline. ``clear()`` makes the signal ready for the next search.
+    read the clock, so it polls ``flag[0]`` instead: ``halt()`` sets it, and so does an alarm
+    thread at the deadline (``native.alarm``). ``clear()`` makes the signal ready for the
+    next search.
     """
 
     def __init__(self) -> None:
         self.deadline: float | None = None
         self.halted = False
         self.flag = _new_flag()
-        self._timer: threading.Timer | None = None
+        self._alarm: int | None = None
 
     def expired(self) -> bool:
         return self.halted or (self.deadline is not None and time.perf_counter() > self.deadline)
@@ -103,33 +105,26 @@ class StopSignal:
 
     def set_deadline(self, deadline: float | None) -> None:
         """Stop at ``deadline`` (None: only ``halt()`` stops), replacing any earlier one."""
-        self._cancel_timer()
+        self._disarm()
         self.deadline = deadline
         if self.flag is None:
             return
         self.flag[0] = 1 if self.halted else 0
         if deadline is not None and not self.halted:
-            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), self._expire, args=(deadline,))
-            timer.daemon = True
-            self._timer = timer
-            timer.start()
-
-    def _expire(self, deadline: float) -> None:
-        if self.deadline == deadline and self.flag is not None:
-            self.flag[0] = 1
+            self._alarm = alarm.arm(self.flag, deadline)
 
     def clear(self) -> None:
         """No deadline, not halted: the state between two searches."""
-        self._cancel_timer()
+        self._disarm()
         self.deadline = None
         self.halted = False
         if self.flag is not None:
             self.flag[0] = 0
 
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+    def _disarm(self) -> None:
+        if self._alarm is not None:
+            alarm.disarm(self._alarm)
+            self._alarm = None
 
 
 def probe(lower: int, upper: int, alpha: int, beta: int) -> tuple[int, int, int]:

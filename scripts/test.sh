@@ -22,4 +22,5 @@ python3 -m venv .venv
 .venv/bin/mypy
 .venv/bin/python -m pytest "$@"
 REVERSI_WIDGET_PURE=1 .venv/bin/python -m pytest tests/test_rules.py tests/test_board.py tests/test_geometry.py \
-  tests/test_properties.py tests/test_perft.py tests/test_solver.py tests/test_engine.py tests/test_analysis.py
+  tests/test_properties.py tests/test_perft.py tests/test_solver.py tests/test_engine.py tests/test_analysis.py \
+  tests/test_search.py

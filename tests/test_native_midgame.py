@@ -1,0 +1,169 @@
+"""The compiled midgame search and evaluation against the pure-Python ones: the same
+evaluation of every position, the same score at every depth from a fresh table (both goals,
+both scorings, 4x4 to 8x8), and the same stopping through the stop signal."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from types import ModuleType
+
+import pytest
+
+from reversi_widget import Board, Rules, native
+from reversi_widget.engine import Engine, MidgameSearch, make_midgame
+from reversi_widget.evaluation import default_weights, make_evaluator, weight_table
+from reversi_widget.search import INFINITY, SearchTimeout
+from reversi_widget.solver import side_bitboards
+from tests.native_support import random_positions, require_compiled
+from tests.support import play_random
+
+VARIANTS = [("classic", "count"), ("classic", "tournament"), ("inverted", "count"), ("inverted", "tournament")]
+#: Depths compared per size: to the end of the game on 4x4, a few plies on larger boards.
+DEPTHS = {4: (1, 2, 3, 5, 12), 6: (1, 2, 3, 4), 8: (1, 2, 3, 4)}
+
+
+@pytest.fixture(scope="module")
+def kernels() -> ModuleType:
+    require_compiled("midgame")
+    from reversi_widget.native import midgame
+
+    return midgame
+
+
+@pytest.mark.parametrize("goal", ["classic", "inverted"])
+@pytest.mark.parametrize("size", native.SIZES)
+def test_the_compiled_evaluation_equals_the_pure_one(kernels: ModuleType, size: int, goal: str) -> None:
+    from reversi_widget.native.evaluate import evaluate, weight_array
+
+    rng = random.Random(f"{size}{goal}")
+    for spread in (0.0, 0.3):  # the level's weights, and perturbed ones as the engine uses
+        weights = default_weights(goal).perturbed(rng, spread)
+        pure = make_evaluator(size, goal, weights)
+        table = weight_array(weight_table(size, weights))
+        checked = 0
+        for board in random_positions(size, 12, rng.randint(0, 10**6)):
+            black, white = board.bitboards()
+            for p, o in ((black, white), (white, black)):
+                legal = board._geo.moves(p, o)
+                assert evaluate(size, p, o, legal, table) == pure(p, o, legal), board.to_string()
+                checked += 1
+        assert checked > 100
+
+
+@pytest.mark.parametrize(("goal", "scoring"), VARIANTS)
+@pytest.mark.parametrize("size", native.SIZES)
+def test_the_compiled_search_scores_like_the_pure_one(kernels: ModuleType, size: int, goal: str, scoring: str) -> None:
+    rng = random.Random(f"{size}{goal}{scoring}")
+    compared = 0
+    for board in random_positions(size, 3, rng.randint(0, 10**6)):
+        if board.is_game_over() or board.in_placement() or rng.random() < 0.5:
+            continue
+        p, o = side_bitboards(board)
+        legal = board._geo.moves(p, o)
+        weights = default_weights(goal).perturbed(rng, 0.1)
+        for depth in DEPTHS[size]:
+            compiled = kernels.NativeMidgame(size, goal, scoring, weights)
+            pure = MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights))
+            expected = pure.negamax(p, o, depth, -INFINITY, INFINITY, legal)
+            assert compiled.negamax(p, o, depth, -INFINITY, INFINITY, legal) == expected, (board.to_string(), depth)
+            # A narrow window gives a bound on the same side of the exact score.
+            low = compiled.negamax(p, o, depth, expected - 1, expected + 1, legal)
+            assert low == expected
+            above = kernels.NativeMidgame(size, goal, scoring, weights).negamax(
+                p, o, depth, expected + 5, expected + 6, legal
+            )
+            assert above <= expected + 5
+            compared += 1
+    assert compared >= 10
+
+
+def test_a_reused_table_keeps_the_scores_and_gives_a_line(kernels: ModuleType) -> None:
+    board = play_random(Board(), random.Random(11), 20)
+    p, o = side_bitboards(board)
+    legal = board._geo.moves(p, o)
+    search = kernels.NativeMidgame(8, "classic", "count")
+    scores = [search.negamax(p, o, depth, -INFINITY, INFINITY, legal) for depth in range(1, 7)]
+    fresh = [kernels.NativeMidgame(8, "classic", "count").negamax(p, o, d, -INFINITY, INFINITY, legal) for d in (5, 6)]
+    assert scores[4:] == fresh  # iterative deepening over one table: the same scores
+    assert search.take_nodes() > 0 and search.take_nodes() == 0
+    line = search.principal_line(p, o, 6)
+    assert 1 <= len(line) <= 6
+    replay = board.copy()
+    for square in line:
+        move = next(m for m in replay.legal_moves if m.square == square) if square is not None else None
+        if move is None:
+            replay.push_pass()
+        else:
+            replay.push(move)
+
+
+def test_make_midgame_picks_the_compiled_search_when_ready(kernels: ModuleType) -> None:
+    assert isinstance(make_midgame(8, "classic", "count"), kernels.NativeMidgame)
+    assert isinstance(make_midgame(10, "classic", "count"), MidgameSearch)  # beyond 64 bits
+    assert isinstance(make_midgame(8, "classic", "count", compiled=False), MidgameSearch)
+    with pytest.raises(ValueError, match="10x10"):
+        kernels.NativeMidgame(10, "classic", "count")
+
+
+def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:
+    board = play_random(Board(), random.Random(5), 16)
+    p, o = side_bitboards(board)
+    legal = board._geo.moves(p, o)
+    search = kernels.NativeMidgame(8, "classic", "count")
+    search.stop.set_deadline(time.perf_counter() + 0.2)
+    start = time.perf_counter()
+    with pytest.raises(SearchTimeout):
+        search.negamax(p, o, 30, -INFINITY, INFINITY, legal)
+    assert time.perf_counter() - start < 1.0
+    search.stop.clear()
+    halted: list[float] = []
+
+    def halt_soon() -> None:
+        time.sleep(0.2)
+        halted.append(time.perf_counter())
+        search.stop.halt()
+
+    threading.Thread(target=halt_soon).start()
+    with pytest.raises(SearchTimeout):
+        search.negamax(p, o, 30, -INFINITY, INFINITY, legal)
+    assert halted and time.perf_counter() - halted[0] < 0.5
+    search.stop.clear()
+    assert search.negamax(p, o, 3, -INFINITY, INFINITY, legal) == MidgameSearch(
+        8, "classic", "count", make_evaluator(8, "classic")
+    ).negamax(p, o, 3, -INFINITY, INFINITY, legal)
+
+
+def test_the_engine_thinks_while_other_threads_run(kernels: ModuleType) -> None:
+    """The compiled search releases the GIL: a thread counting meanwhile is not held up."""
+    board = play_random(Board(), random.Random(8), 18)
+    engine = Engine("expert", time_limit=0.6)
+    ticks = 0
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        move = engine.choose(board)
+    finally:
+        done.set()
+        counter.join()
+    assert move in board.legal_moves
+    assert ticks > 150  # about 600 with the GIL free; a held GIL would allow a handful
+
+
+@pytest.mark.parametrize("size", native.SIZES)
+def test_the_engine_plays_the_compiled_search_deeper(kernels: ModuleType, size: int) -> None:
+    board = play_random(Board(rules=Rules(size=size)), random.Random(size), size * size // 4)
+    engine = Engine("expert", time_limit=0.5, seed=1)
+    assert engine.choose(board) in board.legal_moves
+    info = engine.last_search
+    assert info is not None
+    assert info.exact or info.depth >= min(6, board.empty_count())
