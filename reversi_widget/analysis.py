@@ -15,17 +15,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import native
 from .board import Board, Move
-from .engine import check_time_limit, make_midgame
+from .engine import check_time_limit, compiled_midgame_ready, make_midgame
 from .progress import Progress, notebook_progress
 from .search import INFINITY, MAX_DEPTH, SearchTimeout, exact_score, paused_gc, score_to_margin
 from .solver import EndgameSearch, check_searchable, side_bitboards
 from .squares import BLACK, COLOR_NAMES, Color
 
-#: Positions with at most this many empty squares are solved exactly by default.
-EXACT_EMPTIES = 12
+#: Positions with at most this many empty squares are solved exactly by default (pure
+#: Python, compiled).
+EXACT_EMPTIES = (12, 20)
 #: With a time limit, an exact solve is attempted up to this many empty squares.
-EXACT_EMPTIES_TIMED = 16
+EXACT_EMPTIES_TIMED = (16, 22)
 #: ``review`` solves the positions of a game's last this many plies exactly (with the
 #: compiled solver), even where ``analyse`` would only estimate them...
 REVIEW_EXACT_PLIES = 20
@@ -33,18 +35,21 @@ REVIEW_EXACT_PLIES = 20
 REVIEW_EXTRA_SECONDS = 3.0
 
 
-def exact_empties(size: int, timed: bool) -> int:
-    """Up to how many empty squares ``analyse`` solves exactly, with or without a time limit."""
-    return EXACT_EMPTIES_TIMED if timed else EXACT_EMPTIES
-
-
 def compiled_solver(size: int) -> bool:
     """Whether the compiled exact solver takes this size now."""
-    return False
+    return size in native.SIZES and native.ready("endgame")
+
+
+def exact_empties(size: int, timed: bool) -> int:
+    """Up to how many empty squares ``analyse`` solves exactly, with or without a time limit."""
+    return (EXACT_EMPTIES_TIMED if timed else EXACT_EMPTIES)[compiled_solver(size)]
 
 
 def default_depth(size: int) -> int:
-    """A depth that analyses a position in well under a second on this size."""
+    """A depth that analyses a position in well under a second on this size (deeper with
+    the compiled search)."""
+    if compiled_midgame_ready(size):
+        return 10 if size <= 6 else 8
     return 4 if size <= 8 else 3 if size <= 12 else 2
 
 
@@ -154,9 +159,11 @@ def analyse(
     """Score every legal move of ``board`` for the side to move, best first.
 
     Without ``depth`` and ``time_limit`` it searches ``default_depth(size)`` plies and solves
-    exactly from ``EXACT_EMPTIES`` empty squares. ``depth`` fixes the depth (a depth that
-    reaches the end solves exactly); ``time_limit`` deepens until the time is up (keeping the
-    last depth completed for every move) and tries an exact solve from ``EXACT_EMPTIES_TIMED``.
+    exactly from ``EXACT_EMPTIES`` empty squares (12 in pure Python, 20 with the compiled
+    solver). ``depth`` fixes the depth (a depth that reaches the end solves exactly);
+    ``time_limit`` deepens until the time is up (keeping the last depth completed for every
+    move) and tries an exact solve from ``EXACT_EMPTIES_TIMED`` in two thirds of it.
+    Moves are ranked by ``MoveAnalysis.rank``: a proven win above any estimate.
     ``progress(fraction, message)`` is called along the way; ``show_progress`` shows a bar in
     a notebook. A position where the side to move must pass has one entry, the pass. The
     board is not changed.

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from reversi_widget import Board, IllegalMoveError, InvalidPositionError, Move, Rules
-from reversi_widget.analysis import Analysis, MoveAnalysis, analyse, review
+from reversi_widget.analysis import Analysis, MoveAnalysis, analyse, default_depth, review
 from reversi_widget.engine import Engine
 from reversi_widget.game import Game
 from reversi_widget.solver import solve
@@ -49,7 +49,7 @@ def test_every_legal_move_is_scored_best_first() -> None:
     scores = [m.score for m in analysis.moves]
     assert scores == sorted(scores, reverse=True)
     assert analysis.best is analysis.moves[0]
-    assert analysis.depth == 4 and not analysis.exact
+    assert analysis.depth == default_depth(8) and not analysis.exact
     for entry in analysis.moves:
         assert entry.line[0] == entry.move
         assert replays(board, entry.line)
