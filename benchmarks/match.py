@@ -1,4 +1,5 @@
-"""Match this package's engine against computer players published on PyPI.
+"""Match this package's engine against computer players published on PyPI, or against
+the pure-Python engine of a given copy of this package.
 
 Peers (each is skipped with a message when it is not installed; this script installs
 nothing — put them in a separate venv together with this package):
@@ -6,7 +7,12 @@ nothing — put them in a separate venv together with this package):
 * ``cli-othello``: its ``OthelloAI`` at level 5 (depth 4, square table and mobility);
 * ``reversi42``: its Apocalyptron search at depth 7 (a fresh engine for every move, since a
   reused one can return a stale move; parallel workers off, as this machine has two cores);
-* ``rust-reversi``: its alpha-beta search at depth 8 with a ``MatrixEvaluator``.
+* ``rust-reversi``: its alpha-beta search at depth 8 with a ``MatrixEvaluator``;
+* ``pure``: this package's own engine on the pure-Python path (``REVERSI_WIDGET_PURE=1``), at
+  ``--peer-level`` with ``--peer-time-limit``, in a child process. ``--baseline DIR`` runs the
+  package found in ``DIR`` instead (a checkout of an older commit, e.g. made with
+  ``git worktree add /tmp/baseline origin/main``), to measure a change against what it replaced.
+  The child keeps one engine per game, as a player keeps its tables between moves.
 
 Every game starts from one of a fixed set of random 4-ply openings, and each opening is
 played twice with the colours swapped. The referee is this package's rules engine: every
@@ -14,6 +20,7 @@ move a peer returns is checked against ``board.legal_moves`` before it is played
 
     python benchmarks/match.py --peer rust-reversi --games 20
     python benchmarks/match.py --peer all --games 4 --level 7
+    python benchmarks/match.py --peer pure --baseline /tmp/baseline --games 20 --level 7
 """
 
 from __future__ import annotations
@@ -22,14 +29,16 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
-from reversi_widget import BLACK, Board, Move
+from reversi_widget import BLACK, Board, Move, native
 from reversi_widget.engine import Engine
 
 Chooser = Callable[[Board], Move]
@@ -135,6 +144,59 @@ def rust_reversi_player(depth: int = 8) -> Chooser:
     return choose
 
 
+#: The child process of the ``pure`` peer: "new <level> <seconds or -> <seed>" starts a game
+#: with a new engine, "move <position>" asks for its move.
+CHILD = """
+import sys
+from reversi_widget import Board
+from reversi_widget.engine import Engine
+
+engine = None
+for line in sys.stdin:
+    command, _, rest = line.strip().partition(" ")
+    if command == "new":
+        level, limit, seed = rest.split()
+        engine = Engine(int(level) if level.isdigit() else level, None if limit == "-" else float(limit), int(seed))
+        print("ok", flush=True)
+    elif command == "move":
+        print(engine.choose(Board(rest)), flush=True)
+"""
+
+
+class PurePeer:
+    """This package's engine on the pure-Python path, in a child process (of ``baseline``'s
+    copy of the package when given)."""
+
+    def __init__(self, level: str, time_limit: float | None, baseline: str | None) -> None:
+        env = dict(os.environ, **{native.PURE_ENV: "1"})
+        if baseline is not None:
+            env["PYTHONPATH"] = os.path.abspath(baseline)
+        self.settings = f"{level} {'-' if time_limit is None else time_limit}"
+        self.child = subprocess.Popen(
+            [sys.executable, "-c", CHILD],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=os.path.abspath(baseline) if baseline is not None else None,
+        )
+
+    def _ask(self, line: str) -> str:
+        assert self.child.stdin is not None and self.child.stdout is not None
+        self.child.stdin.write(line + "\n")
+        self.child.stdin.flush()
+        answer = self.child.stdout.readline().strip()
+        if not answer:
+            raise RuntimeError(f"the pure peer's process ended (exit code {self.child.poll()})")
+        return answer
+
+    def new_game(self, seed: int) -> None:
+        self._ask(f"new {self.settings} {seed}")
+
+    def __call__(self, board: Board) -> Move:
+        return Move.from_name(self._ask(f"move {board.to_string()}"), board.size)
+
+
 PEERS: dict[str, Callable[[], Chooser]] = {
     "cli-othello": cli_othello_player,
     "reversi42": reversi42_player,
@@ -221,14 +283,20 @@ def play(ours: Engine, theirs: Chooser, opening: list[Move], we_are_black: bool,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--peer", default="all", choices=[*PEERS, "all"])
+    parser.add_argument("--peer", default="all", choices=[*PEERS, "pure", "all"], help="all: the PyPI peers")
     parser.add_argument("--games", type=int, default=20, help="games per peer (even: each opening twice)")
     parser.add_argument("--level", default="7", help="our level (1-7 or a name)")
     parser.add_argument("--time-limit", type=float, default=None, help="our seconds a move (default: the level's)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the openings")
     parser.add_argument("--first", type=int, default=0, help="skip this many games (to run a match in parts)")
     parser.add_argument("--json", default=None, help="write the tallies to this file")
+    parser.add_argument("--peer-level", default="7", help="the pure peer's level")
+    parser.add_argument("--peer-time-limit", type=float, default=None, help="the pure peer's seconds a move")
+    parser.add_argument("--baseline", default=None, help="the pure peer runs the package in this directory")
     args = parser.parse_args(argv)
+    start = time.perf_counter()
+    compiled = native.wait("midgame")
+    print(f"our engine: {'compiled' if compiled else 'pure Python'} (ready after {time.perf_counter() - start:.1f} s)")
     level: int | str = int(args.level) if args.level.isdigit() else args.level
     names = list(PEERS) if args.peer == "all" else [args.peer]
     book = openings((args.first + args.games + 1) // 2, args.seed)
@@ -236,13 +304,19 @@ def main(argv: list[str] | None = None) -> int:
     random.seed(args.seed)  # cli-othello breaks ties with the random module
     tallies = []
     for name in names:
-        try:
-            theirs = PEERS[name]()
-        except PeerMissing as missing:
-            print(f"skipping {name}: {missing}", flush=True)
-            continue
+        theirs: Chooser
+        if name == "pure":
+            theirs = pure = PurePeer(args.peer_level, args.peer_time_limit, args.baseline)
+        else:
+            try:
+                theirs = PEERS[name]()
+            except PeerMissing as missing:
+                print(f"skipping {name}: {missing}", flush=True)
+                continue
         tally = Tally(name)
         for number, (opening, we_are_black) in enumerate(schedule, args.first + 1):
+            if name == "pure":
+                pure.new_game(number)
             ours = Engine(level, time_limit=args.time_limit, seed=number)
             margin = play(ours, theirs, opening, we_are_black, tally)
             colour = "black" if we_are_black else "white"
