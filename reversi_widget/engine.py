@@ -98,8 +98,8 @@ LEVEL_SETTINGS: dict[int, LevelSettings] = {
 #: they solve exactly and prove wins from further out. The other levels play the same.
 NATIVE_LEVEL_SETTINGS: dict[int, LevelSettings] = {
     **LEVEL_SETTINGS,
-    6: LevelSettings(MAX_DEPTH, 0.5, 16, 20, noise=0, spread=0.02, crude=False),
-    7: LevelSettings(MAX_DEPTH, 1.0, 18, 22, noise=0, spread=0.02, crude=False),
+    6: LevelSettings(MAX_DEPTH, 0.5, 16, 18, noise=0, spread=0.02, crude=False),
+    7: LevelSettings(MAX_DEPTH, 1.0, 18, 20, noise=0, spread=0.02, crude=False),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 
@@ -245,3 +246,20 @@ def test_review_before_the_solved_end_never_charges_one_proven_win_against_anoth
     assert (str(kept.played), str(kept.best), kept.loss, kept.exact) == ("f5", "f5", 0.0, False)
     assert (str(blamed.played), str(blamed.best), blamed.loss, blamed.exact) == ("d6", "f4", 4.0, False)
     assert str(blamed).endswith("+1 estimate: loses 4 (best f4 +5)")
+
+
+def test_review_with_the_compiled_solver_is_exact_for_the_last_20_plies() -> None:
+    from tests.native_support import require_compiled
+
+    require_compiled("endgame")
+    board = finished_game(8, "classic", "count", 5)
+    reviews = review(board)
+    last = reviews[-20:]
+    assert all(entry.exact for entry in last)
+    # Each played move's score is the value of the position it leads to, for the other side.
+    for entry, following in itertools.pairwise(last):
+        assert entry.played_score == -following.best_score
+    position = board.root()
+    for entry in reviews[:-20]:
+        position.push(entry.played)
+    assert last[0].best_score == solve(position).score

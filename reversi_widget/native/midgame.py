@@ -132,7 +132,7 @@ def table_move(p: int, o: int, table: np.ndarray) -> int:
 
 @kernel(
     "int64(int64, uint64, uint64, int64, int64, int64, uint64, int64, int64, int64,"
-    " int64[:, :], uint64[:, :], int64[:, :], int64[:], int64[:])"
+    " int64[:, :], uint64[:, :], int64[:, :], uint64[:, :], int64[:], int64[:])"
 )
 def negamax(
     n: int,
@@ -148,12 +148,13 @@ def negamax(
     weights: np.ndarray,
     table: np.ndarray,
     slots: np.ndarray,
+    boards: np.ndarray,
     stop: np.ndarray,
     stats: np.ndarray,
 ) -> int:
     """The fail-soft score of ``p`` to move (``legal_p`` its moves) searched ``depth`` plies;
-    meaningless if ``stop[0]`` got set. ``ply`` is the distance from the root (a row of
-    ``slots`` to sort the moves in)."""
+    meaningless if ``stop[0]`` got set. ``ply`` is the distance from the root (the row of
+    ``slots`` and ``boards`` where this node sorts its moves)."""
     stats[0] += 1
     if stop[0]:
         return 0
@@ -162,8 +163,9 @@ def negamax(
         if legal_o == ZERO:
             return finished(n, p, o, rules)
         return -negamax(
-            n, o, p, depth, -beta, -alpha, legal_o, ply + 1, rules, generation, weights, table, slots, stop, stats
-        )
+            n, o, p, depth, -beta, -alpha, legal_o, ply + 1, rules, generation,
+            weights, table, slots, boards, stop, stats,
+        )  # fmt: skip
     if depth <= 0:
         return evaluate(n, p, o, legal_p, weights)
     first_slot = slot_of(p, o, table.shape[0])
@@ -186,8 +188,10 @@ def negamax(
             alpha = max(alpha, lower)
             beta = min(beta, upper)
     alpha0, beta0 = alpha, beta
-    # The moves, best guess first, as (order, square) in this ply's row of ``slots``.
+    # The moves, best guess first: (order, square) in this ply's row of ``slots``, and above
+    # depth 1 the flips and the replies worked out for the order in its row of ``boards``.
     row = slots[ply]
+    after = boards[ply]
     count = 0
     rest = legal_p
     corners = CORNERS[n]
@@ -195,43 +199,53 @@ def negamax(
         sq = trailing_zeros(rest)
         bit = ONE << unsigned(sq)
         rest ^= bit
-        if sq == first:
-            order = -1_000_000_000
-        elif depth == 1:
-            order = -VALUES[n, sq]
+        f = reply = ZERO
+        if depth == 1:
+            order = -1_000_000_000 if sq == first else -VALUES[n, sq]
         else:
             f = flips(n, sq, p, o)
-            order = popcount(legal(n, o ^ f, p | f | bit)) * 100 - VALUES[n, sq] - (1000 if bit & corners else 0)
+            reply = legal(n, o ^ f, p | f | bit)
+            order = popcount(reply) * 100 - VALUES[n, sq] - (1000 if bit & corners else 0)
+            if sq == first:
+                order = -1_000_000_000
         i = count
         while i > 0 and row[2 * i - 2] > order:
             row[2 * i] = row[2 * i - 2]
             row[2 * i + 1] = row[2 * i - 1]
+            after[2 * i] = after[2 * i - 2]
+            after[2 * i + 1] = after[2 * i - 1]
             i -= 1
         row[2 * i] = order
         row[2 * i + 1] = sq
+        after[2 * i] = f
+        after[2 * i + 1] = reply
         count += 1
     best = -INFINITY
     best_sq = -1
     for i in range(count):
         sq = row[2 * i + 1]
         bit = ONE << unsigned(sq)
-        f = flips(n, sq, p, o)
-        mine, theirs = p | f | bit, o ^ f
-        reply = legal(n, theirs, mine)
+        if depth == 1:
+            f = flips(n, sq, p, o)
+            mine, theirs = p | f | bit, o ^ f
+            reply = legal(n, theirs, mine)
+        else:
+            f, reply = after[2 * i], after[2 * i + 1]
+            mine, theirs = p | f | bit, o ^ f
         if i == 0:
             score = -negamax(
                 n, theirs, mine, depth - 1, -beta, -alpha, reply, ply + 1, rules, generation,
-                weights, table, slots, stop, stats,
+                weights, table, slots, boards, stop, stats,
             )  # fmt: skip
         else:
             score = -negamax(
                 n, theirs, mine, depth - 1, -alpha - 1, -alpha, reply, ply + 1, rules, generation,
-                weights, table, slots, stop, stats,
+                weights, table, slots, boards, stop, stats,
             )  # fmt: skip
             if alpha < score < beta:
                 score = -negamax(
                     n, theirs, mine, depth - 1, -beta, -score, reply, ply + 1, rules, generation,
-                    weights, table, slots, stop, stats,
+                    weights, table, slots, boards, stop, stats,
                 )  # fmt: skip
         if stop[0]:
             return 0
@@ -269,6 +283,7 @@ class NativeMidgame:
         self.weights = weight_array(weight_table(size, default_weights(goal) if weights is None else weights))
         self.table = np.zeros((TABLE_SIZE[size], 3), dtype=np.uint64)
         self.slots = np.zeros((MAX_PLY + 1, 128), dtype=np.int64)
+        self.boards = np.zeros((MAX_PLY + 1, 128), dtype=np.uint64)
         self.stats = np.zeros(1, dtype=np.int64)
         self.generation = 0
         self._root_discs = -1
@@ -283,7 +298,7 @@ class NativeMidgame:
             self.generation = (self.generation + 1) % GENERATIONS
         score = negamax(
             self.size, p, o, depth, alpha, beta, legal, 0, self.rules, self.generation,
-            self.weights, self.table, self.slots, flag, self.stats,
+            self.weights, self.table, self.slots, self.boards, flag, self.stats,
         )  # fmt: skip
         if flag[0]:
             raise SearchTimeout
