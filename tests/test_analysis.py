@@ -263,3 +263,16 @@ def test_review_with_the_compiled_solver_is_exact_for_the_last_20_plies() -> Non
     for entry in reviews[:-20]:
         position.push(entry.played)
     assert last[0].best_score == solve(position).score
+
+
+def test_analysis_with_the_compiled_solver_is_exact_from_20_empties() -> None:
+    from tests.native_support import require_compiled
+
+    require_compiled("endgame")
+    board = position(8, 40, 8)  # 20 empty squares: estimated on the pure path, solved here
+    assert board.empty_count() == 20
+    analysis = analyse(board)
+    assert analysis.exact and analysis.depth == 20
+    solution = solve(board)
+    assert analysis.best.score == solution.score
+    assert {m.move for m in analysis.moves if m.score == solution.score} == set(solution.best_moves)

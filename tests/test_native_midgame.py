@@ -167,3 +167,36 @@ def test_the_engine_plays_the_compiled_search_deeper(kernels: ModuleType, size: 
     info = engine.last_search
     assert info is not None
     assert info.exact or info.depth >= min(6, board.empty_count())
+
+
+def refusals() -> list[tuple[str, str]]:
+    """What each bad call raises: (error type, message)."""
+    from reversi_widget.analysis import analyse, review
+
+    finished = Board.from_string("XXXXXXXXXXXXXXXX O", rules=Rules(size=4))
+    calls = [
+        lambda: Engine("expert").choose(finished),
+        lambda: Engine("expert").choose("f5d6"),  # type: ignore[arg-type]
+        lambda: Engine(8),
+        lambda: Engine(7, time_limit=-1),
+        lambda: analyse(finished),
+        lambda: analyse(Board(), depth=0),
+        lambda: analyse(Board(rules=Rules(start="free"))),
+        lambda: review("f5d6"),
+    ]
+    out = []
+    for call in calls:
+        with pytest.raises(Exception) as refused:
+            call()
+        out.append((type(refused.value).__name__, str(refused.value)))
+    return out
+
+
+def test_bad_input_is_refused_alike_on_both_paths(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reversi_widget import analysis, engine
+
+    compiled = refusals()
+    monkeypatch.setattr(engine, "compiled_midgame_ready", lambda size: False)
+    monkeypatch.setattr(analysis, "compiled_midgame_ready", lambda size: False)
+    monkeypatch.setattr(analysis, "compiled_solver", lambda size: False)
+    assert refusals() == compiled
