@@ -200,3 +200,21 @@ def test_bad_input_is_refused_alike_on_both_paths(kernels: ModuleType, monkeypat
     monkeypatch.setattr(analysis, "compiled_midgame_ready", lambda size: False)
     monkeypatch.setattr(analysis, "compiled_solver", lambda size: False)
     assert refusals() == compiled
+
+
+@pytest.mark.parametrize("goal", ["classic", "inverted"])
+def test_fixed_depth_levels_play_the_same_games_on_both_paths(
+    kernels: ModuleType, monkeypatch: pytest.MonkeyPatch, goal: str
+) -> None:
+    from reversi_widget import engine
+
+    def game() -> str:
+        board = Board(rules=Rules(size=6, goal=goal))
+        players = (Engine(3, seed=5), Engine(4, seed=6))
+        while not board.is_game_over():
+            board.push(players[board.ply % 2].choose(board))
+        return board.transcript()
+
+    compiled = game()
+    monkeypatch.setattr(engine, "compiled_midgame_ready", lambda size: False)
+    assert game() == compiled
