@@ -402,7 +402,7 @@ class Engine:
         key = (rules.size, rules.goal, rules.scoring)
         solver = self._solvers.get(key)
         if solver is None:
-            solver = self._solvers[key] = EndgameSearch(rules.size, rules.goal, rules.scoring)
+            solver = self._solvers[key] = EndgameSearch(rules.size, rules.goal, rules.scoring, self.stop_signal)
         return solver
 
     # -- choosing a move --------------------------------------------------------------------
@@ -411,9 +411,7 @@ class Engine:
         """Ask a ``choose()`` running in another thread to return at once with the best move
         it has found so far. The widget calls it when the move being thought about is no
         longer wanted (an undo, a new game), so the next move need not wait for it."""
-        self.stop_signal.halt()
-        for solver in self._solvers.values():
-            solver.halted = True
+        self.stop_signal.halt()  # shared by every search of this engine
 
     def choose(self, board: Board) -> Move:
         """The move to play in ``board``: a pass if the side to move has none, a centre
@@ -473,7 +471,6 @@ class Engine:
             return result
         solver = self._solver_for(board)
         solver.deadline = deadline
-        solver.halted = self.stop_signal.halted  # a stop() since the check above reached only the midgame search
         try:
             if empties <= s.exact_empties:
                 sq, margin = self._solve_root(solver, p, o, legal, result[0], -INFINITY, INFINITY)

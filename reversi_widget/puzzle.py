@@ -33,7 +33,8 @@ from .geometry import squares_of
 from .i18n import translate
 from .notation import format_line
 from .rules import Rules
-from .solver import INFINITY, EndgameSearch, check_searchable, paused_gc, side_bitboards
+from .search import INFINITY, paused_gc
+from .solver import EndgameSearch, check_searchable, side_bitboards
 from .squares import BLACK
 
 __all__ = ["TASKS", "Difficulty", "MoveResult", "Puzzle", "Source", "Verdict", "exact_results", "quick_order"]

@@ -168,6 +168,7 @@ def root_search(
     ties: bool = False,
     full_window: bool = False,
     bonus: Callable[[int], int] | None = None,
+    done: Callable[[int], None] | None = None,
 ) -> tuple[int, list[int], dict[int, int]]:
     """Principal variation search over the root moves, in the order given (best guess first).
 
@@ -176,7 +177,8 @@ def root_search(
     others a null window that only proves them worse, and a full re-search when they are not.
     ``ties`` also finds every move equal to the best (a window of one either side of it);
     ``full_window`` scores every move exactly, so that ``bonus(square)`` (random noise) is added
-    to comparable scores. Returns (best score, best squares, the score of each move searched).
+    to comparable scores. ``done(index)`` is called as each move is scored (for progress).
+    Returns (best score, best squares, the score of each move searched).
     A ``SearchTimeout`` inside becomes ``RootInterrupted`` with the best move finished so far.
     """
     best = -INFINITY
@@ -209,4 +211,6 @@ def root_search(
                     break
         elif ties and score == best:
             best_squares.append(sq)
+        if done is not None:
+            done(index)
     return best, best_squares, scores

@@ -26,7 +26,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from . import native
 from .board import Board, Move
@@ -34,10 +33,30 @@ from .errors import IllegalMoveError, InvalidPositionError
 from .evaluation import masks, square_table
 from .geometry import geometry, squares_of
 from .progress import Progress, notebook_progress
-from .search import SearchTimeout, paused_gc
+from .search import (
+    CLOCK_EVERY,
+    INFINITY,
+    RootInterrupted,
+    SearchTimeout,
+    StopSignal,
+    bounds,
+    paused_gc,
+    probe,
+    root_search,
+)
 from .squares import BLACK
 
-INFINITY = 10_000  # beyond any margin on a 16x16 board
+__all__ = [
+    "INFINITY",
+    "EndgameSearch",
+    "SearchTimeout",
+    "Solution",
+    "check_searchable",
+    "final_score_function",
+    "side_bitboards",
+    "solve",
+    "solve_root",
+]
 
 #: Below this many empties, the list-walking search without move generation is used.
 SHALLOW_EMPTIES = 6
@@ -47,8 +66,6 @@ STATIC_ORDER_EMPTIES = 5
 TT_EMPTIES = 7
 #: The table is emptied when it grows past this many positions (memory stays bounded).
 TT_LIMIT = 300_000
-#: Nodes between two looks at the clock.
-CLOCK_EVERY = 1024
 #: From this many empties on, ``solve`` waits for the compiled solver rather than search in
 #: Python (where it would need seconds to minutes).
 WAIT_EMPTIES = 16
@@ -101,18 +118,20 @@ def static_rank(size: int) -> list[int]:
 class EndgameSearch:
     """The exact search for one size, goal and scoring. ``search(p, o, alpha, beta)`` returns
     the exact score if it lies inside (alpha, beta), else a bound on the right side of it
-    (fail-soft). ``deadline`` (a ``time.perf_counter`` value) makes it raise ``SearchTimeout``,
-    and so does setting ``halted`` (from any thread). The transposition table lives as long
-    as the object, so repeated searches share it. ``compiled`` says which path it runs on."""
+    (fail-soft). It raises ``SearchTimeout`` once its ``stop`` signal says so: past
+    ``deadline`` (a ``time.perf_counter`` value), or once ``halted`` is set (from any thread).
+    An engine passes its own ``stop`` signal, so that one ``halt()`` ends whichever of its
+    searches runs. The transposition table lives as long as the object, so repeated searches
+    share it. ``compiled`` says which path it runs on."""
 
-    def __init__(self, size: int, goal: str = "classic", scoring: str = "count") -> None:
+    def __init__(
+        self, size: int, goal: str = "classic", scoring: str = "count", stop: StopSignal | None = None
+    ) -> None:
         self.size = size
         self.goal = goal
         self.scoring = scoring
         self.nodes = 0
-        self.deadline: float | None = None
-        self._halted = False
-        self._stop: Any = None  # the compiled search's stop flag (a numpy array)
+        self.stop = StopSignal() if stop is None else stop
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._rank = static_rank(size)
         self.compiled = size in native.SIZES and native.ready("endgame")
@@ -122,22 +141,33 @@ class EndgameSearch:
             self._build()
 
     @property
+    def deadline(self) -> float | None:
+        return self.stop.deadline
+
+    @deadline.setter
+    def deadline(self, value: float | None) -> None:
+        self.stop.set_deadline(value)
+
+    @property
     def halted(self) -> bool:
-        """Set by ``Engine.stop()``: the search raises ``SearchTimeout`` at its next look."""
-        return self._halted
+        """Set by ``Engine.stop()``: the search raises ``SearchTimeout`` at its next look;
+        cleared, the search runs again (until the same deadline)."""
+        return self.stop.halted
 
     @halted.setter
     def halted(self, value: bool) -> None:
-        self._halted = value
-        if self._stop is not None:
-            self._stop[0] = 1 if value else 0
+        if value:
+            self.stop.halt()
+        else:
+            self.stop.halted = False
+            self.stop.set_deadline(self.stop.deadline)
 
     def _build_compiled(self) -> None:
-        """``search`` as a call of the compiled kernel, which polls a stop flag instead of a clock:
-        ``halted`` writes it, and an alarm writes it when the deadline passes."""
+        """``search`` as a call of the compiled kernel, which polls the stop signal's flag
+        instead of a clock."""
         import numpy as np
 
-        from .native import alarm, endgame
+        from .native import endgame
         from .native.bits import entry_point
 
         geo = geometry(self.size)
@@ -148,8 +178,6 @@ class EndgameSearch:
         )
         table = np.zeros((COMPILED_TABLE[n], 3), dtype=np.uint64)
         slots = np.zeros((n * n + 1, endgame.MAX_MOVES), dtype=np.int64)
-        stop = self._stop = np.zeros(1, dtype=np.int64)
-        stop[0] = 1 if self._halted else 0
         self.compiled = True
         stats = np.zeros(1, dtype=np.int64)
         owner = self
@@ -157,21 +185,17 @@ class EndgameSearch:
         lock = threading.Lock()
 
         def search(p: int, o: int, alpha: int, beta: int) -> int:
-            deadline = owner.deadline
-            if owner._halted or (deadline is not None and time.perf_counter() > deadline):
+            signal = owner.stop
+            if signal.expired():
                 raise SearchTimeout
+            flag = signal.flag
             with lock:
-                token = None if deadline is None else alarm.arm(stop, deadline)
                 try:
-                    score = int(kernel(n, p, o, alpha, beta, rules, table, slots, stop, stats))
+                    score = int(kernel(n, p, o, alpha, beta, rules, table, slots, flag, stats))
                 finally:
-                    if token is not None:
-                        alarm.disarm(token)
                     owner.nodes += int(stats[0])
                     stats[0] = 0
-                if stop[0]:
-                    if stop[0] == alarm.DEADLINE:
-                        stop[0] = 0
+                if flag[0]:
                     raise SearchTimeout
             return score
 
@@ -205,7 +229,6 @@ class EndgameSearch:
                         mask |= 1 << ((row + dr) * n + col + dc)
             around.append(mask)
         table = self.table
-        clock = time.perf_counter
         owner = self
         count = 0  # nodes since the last clock check
         shallow_limit = SHALLOW_EMPTIES
@@ -219,7 +242,7 @@ class EndgameSearch:
             nonlocal count
             owner.nodes += count
             count = 0
-            if owner.halted or (owner.deadline is not None and clock() > owner.deadline):
+            if owner.stop.expired():
                 raise SearchTimeout
 
         def last(p: int, o: int, sq: int) -> int:
@@ -295,16 +318,9 @@ class EndgameSearch:
                 entry = table.get(key)
                 if entry is not None:
                     lower, upper, first = entry
-                    if lower >= beta:
-                        return lower
-                    if upper <= alpha:
-                        return upper
-                    if lower == upper:
-                        return lower
-                    if lower > alpha:
-                        alpha = lower
-                    if upper < beta:
-                        beta = upper
+                    value, alpha, beta = probe(lower, upper, alpha, beta)
+                    if value != -INFINITY:
+                        return value
             alpha0, beta0 = alpha, beta
             child_empty = n_empty - 1
             best = -INFINITY
@@ -398,12 +414,8 @@ class EndgameSearch:
             if use_table:
                 if len(table) > TT_LIMIT:
                     table.clear()
-                if best <= alpha0:
-                    table[key] = (-INFINITY, best, best_sq)
-                elif best >= beta0:
-                    table[key] = (best, INFINITY, best_sq)
-                else:
-                    table[key] = (best, best, best_sq)
+                lower, upper = bounds(best, alpha0, beta0)
+                table[key] = (lower, upper, best_sq)
             return best
 
         def _empties_of(occupied: int) -> list[int]:
@@ -571,25 +583,21 @@ def solve_root(engine: EndgameSearch, p: int, o: int, progress: Progress | None 
         if not engine.moves(o, p):
             return engine.final(p, o), []
         return -engine.search(o, p, -INFINITY, INFINITY), [None]
-    flips = engine.flips
+    flips, moves = engine.flips, engine.moves
     squares = squares_of(legal)
     # Try the most promising move first so the others are refuted by a narrow window.
-    squares.sort(key=lambda sq: engine.moves(o ^ flips(p, o, sq), p | flips(p, o, sq) | (1 << sq)).bit_count())
-    best_score = -INFINITY
-    best: list[int | None] = []
-    for index, sq in enumerate(squares):
+    squares.sort(key=lambda sq: moves(o ^ flips(p, o, sq), p | flips(p, o, sq) | (1 << sq)).bit_count())
+
+    def value(sq: int, alpha: int, beta: int) -> int:
         f = flips(p, o, sq)
-        np_, no = p | f | (1 << sq), o ^ f
-        if not best:
-            score = -engine.search(no, np_, -INFINITY, INFINITY)
-        else:
-            score = -engine.search(no, np_, -best_score - 1, -best_score + 1)
-            if score > best_score:
-                score = -engine.search(no, np_, -INFINITY, -best_score)
-        if score > best_score:
-            best_score, best = score, [sq]
-        elif score == best_score:
-            best.append(sq)
+        return -engine.search(o ^ f, p | f | (1 << sq), -beta, -alpha)
+
+    def done(index: int) -> None:
         if progress is not None:
             progress((index + 1) / len(squares), f"solved {index + 1} of {len(squares)} moves")
-    return best_score, best
+
+    try:
+        best_score, best, _ = root_search(squares, value, ties=True, done=done)
+    except RootInterrupted:
+        raise SearchTimeout from None
+    return best_score, list(best)
