@@ -1,0 +1,139 @@
+"""The learned 8x8 evaluation compiled with numba: the same sum as ``patterns.make_pattern_evaluator``.
+
+``pattern_score`` is a standalone nopython function over two uint64 bitboards and the weight
+arrays of ``PatternArrays``, so a compiled search can call it at its leaves without the GIL.
+It adds the same int16 weights in the same order as the pure path, so both give the same
+integer for every position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ..patterns import PATTERNS, PHASES, PatternWeights, phase_of
+
+Int64s = npt.NDArray[np.int64]
+Int32s = npt.NDArray[np.int32]
+
+_INNER = np.uint64(0x7E7E7E7E7E7E7E7E)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@njit(cache=True, nogil=True)
+def popcount(x: np.uint64) -> int:
+    """Set bits of a uint64 (the SWAR count: pairs, nibbles, bytes, then one multiply)."""
+    x = x - ((x >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return int((x * _H01) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True)
+def _fill(p: np.uint64, mask: np.uint64, shift: np.uint64) -> np.uint64:
+    """Squares past a run of ``mask`` discs next to ``p``, both ways along one direction."""
+    f = mask & (p << shift)
+    for _ in range(5):
+        f |= mask & (f << shift)
+    g = mask & (p >> shift)
+    for _ in range(5):
+        g |= mask & (g >> shift)
+    found: np.uint64 = (f << shift) | (g >> shift)
+    return found
+
+
+@njit(cache=True, nogil=True)
+def moves(p: np.uint64, o: np.uint64) -> np.uint64:
+    """The legal moves of ``p`` against ``o`` on 8x8."""
+    inner = o & _INNER
+    found = _fill(p, inner, np.uint64(1)) | _fill(p, o, np.uint64(8))
+    found |= _fill(p, inner, np.uint64(7)) | _fill(p, inner, np.uint64(9))
+    legal: np.uint64 = found & ~(p | o)
+    return legal
+
+
+@njit(cache=True, nogil=True)
+def pattern_score(
+    p: np.uint64,
+    o: np.uint64,
+    legal_p: np.uint64,
+    tables: Int32s,
+    extras: Int32s,
+    squares: Int64s,
+    offsets: Int64s,
+    phases: Int64s,
+) -> int:
+    """Centi-discs for the side to move (``p``), who has the moves ``legal_p``."""
+    empties = 64 - popcount(p | o)
+    phase = phases[empties]
+    score = extras[phase, 0]
+    score += extras[phase, 1] * (popcount(legal_p) - popcount(moves(o, p)))
+    score += extras[phase, 2] * (empties & 1)
+    row = tables[phase]
+    for i in range(squares.shape[0]):
+        index = 0
+        for k in range(squares.shape[1]):
+            sq = squares[i, k]
+            if sq < 0:
+                break
+            bit = np.uint64(sq)
+            index = index * 3 + int((p >> bit) & np.uint64(1)) + 2 * int((o >> bit) & np.uint64(1))
+        score += row[offsets[i] + index]
+    return int(score)
+
+
+@dataclass(frozen=True)
+class PatternArrays:
+    """The weights laid out for ``pattern_score``: per phase one row of every pattern's table
+    end to end, the extras, and per instance its squares (-1 padded) and table offset."""
+
+    tables: Int32s
+    extras: Int32s
+    squares: Int64s
+    offsets: Int64s
+    phases: Int64s
+
+
+def pattern_arrays(weights: PatternWeights) -> PatternArrays:
+    """Lay loaded weights out as numpy arrays for the compiled evaluation."""
+    starts = np.cumsum([0] + [p.fillings for p in PATTERNS])
+    tables = np.zeros((PHASES, int(starts[-1])), dtype=np.int32)
+    for phase in range(PHASES):
+        for index, table in enumerate(weights.tables[phase]):
+            tables[phase, starts[index] : starts[index + 1]] = np.frombuffer(table, dtype=np.int16)
+    longest = max(p.length for p in PATTERNS)
+    instances = [(i, sq) for i, p in enumerate(PATTERNS) for sq in p.instances]
+    squares = np.full((len(instances), longest), -1, dtype=np.int64)
+    offsets = np.zeros(len(instances), dtype=np.int64)
+    for row, (index, instance) in enumerate(instances):
+        squares[row, : len(instance)] = instance
+        offsets[row] = starts[index]
+    return PatternArrays(
+        tables,
+        np.array(weights.extras, dtype=np.int32),
+        squares,
+        offsets,
+        np.array([phase_of(e) for e in range(65)], dtype=np.int64),
+    )
+
+
+def score(arrays: PatternArrays, p: int, o: int, legal_p: int) -> int:
+    """``pattern_score`` called from Python on int bitboards (tests and benchmarks)."""
+    return int(
+        pattern_score(
+            np.uint64(p),
+            np.uint64(o),
+            np.uint64(legal_p),
+            arrays.tables,
+            arrays.extras,
+            arrays.squares,
+            arrays.offsets,
+            arrays.phases,
+        )
+    )
