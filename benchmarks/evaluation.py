@@ -7,8 +7,11 @@ evaluation it reports, against that exact margin:
 
 * the mean absolute error in discs of the static evaluation, and of depth-4 and depth-8
   searches (the package's ``MidgameSearch`` with each evaluation at its leaves);
-* the correlation, the share of positions with the right winner, and the spread of the
-  estimates against the spread of the truth (1.0 = real discs, 0.3 = squeezed threefold);
+* the correlation, the share of positions with the right winner (the estimate rounded to
+  whole discs has the exact margin's sign, so a squeezed +0.3 for a won position is a draw and
+  wrong), the share with the right sign (estimate above 0 exactly when the margin is, drawn
+  positions left out), and the spread of the estimates against the spread of the truth
+  (1.0 = real discs, 0.3 = squeezed threefold);
 * on a sample of positions with few enough empties for the exact solver, the share where the
   depth-8 best move keeps the exact score.
 
@@ -121,7 +124,8 @@ class Row:
     count: int
     mae: float
     correlation: float
-    winner: float
+    winner: float  # the estimate rounded to whole discs has the sign of the exact margin
+    sign: float  # the estimate is above 0 exactly when the exact margin is (drawn positions left out)
     spread: float
 
 
@@ -132,8 +136,10 @@ def row(name: str, estimates: Sequence[float], truth: Sequence[int]) -> Row:
     except statistics.StatisticsError:
         corr = math.nan
     right = sum(_sign(round(e)) == _sign(t) for e, t in zip(estimates, truth, strict=True))
+    decided = [(e, t) for e, t in zip(estimates, truth, strict=True) if t != 0]
+    sign = sum((e > 0) == (t > 0) for e, t in decided) / max(1, len(decided))
     spread = statistics.pstdev(estimates) / max(1e-9, statistics.pstdev(truth))
-    return Row(name, len(truth), mae, corr, right / len(truth), spread)
+    return Row(name, len(truth), mae, corr, right / len(truth), sign, spread)
 
 
 def _sign(x: float) -> int:
@@ -206,10 +212,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     keep = rng.sample(keep, min(args.keep, len(keep)))
     kept = {name: keeps_exact(evaluate, keep) for name, evaluate in evaluators.items()}
     print()
-    print("| evaluation | positions | MAE (discs) | correlation | right winner | spread / truth |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| evaluation | positions | MAE (discs) | correlation | right winner | right sign | spread / truth |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r.name} | {r.count} | {r.mae:.2f} | {r.correlation:.3f} | {100 * r.winner:.1f}% | {r.spread:.2f} |")
+        print(
+            f"| {r.name} | {r.count} | {r.mae:.2f} | {r.correlation:.3f} | {100 * r.winner:.1f}% "
+            f"| {100 * r.sign:.1f}% | {r.spread:.2f} |"
+        )
     print()
     for name, share in kept.items():
         print(

@@ -35,12 +35,13 @@ from .errors import InvalidPositionError
 from .geometry import geometry
 
 SIZE = 8
-#: Empty squares per phase: phase ``k`` holds positions with ``5k+1`` to ``5k+5`` empties.
+#: Empty squares per phase: phase ``k`` holds ``5k-1`` to ``5k+3`` empties (the first from 0,
+#: the last to 60), so that one phase starts at 24 empties, where WTHOR's exact scores hold.
 PHASE_WIDTH = 5
 PHASES = 12
 EXTRAS = ("bias", "mobility", "parity")
 MAGIC = b"RWPATTERNS"
-VERSION = 1
+VERSION = 2
 WEIGHTS_FILE = Path(__file__).with_name("pattern_weights.bin")
 
 Square = tuple[int, int]  # (row, column)
@@ -111,7 +112,15 @@ PATTERNS: tuple[Pattern, ...] = tuple(_pattern(name, base) for name, base in BAS
 
 def phase_of(empties: int) -> int:
     """The weight phase of a position with this many empty squares."""
-    return min(PHASES - 1, max(0, empties - 1) // PHASE_WIDTH)
+    return min(PHASES - 1, (empties + 1) // PHASE_WIDTH)
+
+
+def phase_bands() -> list[tuple[int, int]]:
+    """(fewest, most) empties of each phase."""
+    return [
+        (min(e for e in range(61) if phase_of(e) == k), max(e for e in range(61) if phase_of(e) == k))
+        for k in range(PHASES)
+    ]
 
 
 def permuted_indices(pattern: Pattern, mapping: tuple[int, ...]) -> list[int]:
@@ -153,7 +162,7 @@ def header_of(notes: dict[str, Any]) -> dict[str, Any]:
     return {
         "patterns": [[p.name, p.length, canonical_columns(p)[1]] for p in PATTERNS],
         "phases": PHASES,
-        "phase_width": PHASE_WIDTH,
+        "phase_bands": [list(band) for band in phase_bands()],
         "extras": list(EXTRAS),
         "unit": "centi-discs",
         "notes": notes,

@@ -9,7 +9,7 @@ move as the label. The label is the best truth the record holds for the position
   that the final score carries back into the middle game);
 * with fewer, the final score (the theoretical score no longer follows the moves played).
 
-Each phase (``patterns.PHASES`` bands of five empties) is a separate ridge-regularised sparse
+Each phase (``patterns.PHASES`` bands of five empties, one starting at 24) is a separate ridge-regularised sparse
 least-squares fit (``scipy.sparse.linalg.lsqr`` with ``damp``): fillings seen rarely stay
 near 0, and fillings never seen are exactly 0. Only the years 1977-2015 train; 2016-2021 are
 the held-out test set of ``benchmarks/evaluation.py``.
@@ -36,7 +36,16 @@ from scipy.sparse.linalg import lsqr
 
 from .errors import IllegalMoveError, InvalidPositionError
 from .geometry import geometry
-from .patterns import EXTRAS, PATTERNS, PHASES, WEIGHTS_FILE, canonical_columns, phase_of, write_weights
+from .patterns import (
+    EXTRAS,
+    PATTERNS,
+    PHASES,
+    WEIGHTS_FILE,
+    canonical_columns,
+    phase_bands,
+    phase_of,
+    write_weights,
+)
 from .squares import parse_square
 from .wthor import WthorRecord, read_wthor
 
@@ -279,8 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{data.games} games ({data.skipped} too short skipped), {len(data.label)} positions, "
         f"read in {prepared:.1f} s, fitted in {result.seconds:.1f} s; wrote {args.out} ({size} bytes)"
     )
-    for k, (count, mae) in enumerate(zip(result.rows, result.errors, strict=True)):
-        print(f"phase {k:2d} (empties {5 * k + 1:2d}-{5 * k + 5:2d}): {count:8d} positions, train MAE {mae:5.2f}")
+    for k, ((low, high), count, mae) in enumerate(zip(phase_bands(), result.rows, result.errors, strict=True)):
+        print(f"phase {k:2d} (empties {low:2d}-{high:2d}): {count:8d} positions, train MAE {mae:5.2f}")
     return 0
 
 
