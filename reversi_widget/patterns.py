@@ -246,7 +246,8 @@ def read_weights(path: Path) -> PatternWeights:
         for pattern in PATTERNS:
             columns, count = canonical_columns(pattern)
             shared = values[offset : offset + count]
-            phase_tables.append(array("h", [shared[c] for c in columns]))
+            # A pattern with no self-map keeps one weight per filling: no expansion needed.
+            phase_tables.append(shared if count == pattern.fillings else array("h", [shared[c] for c in columns]))
             offset += count
         tables.append(tuple(phase_tables))
         extras.append((values[offset], values[offset + 1], values[offset + 2]))
