@@ -3,7 +3,9 @@ the compiled twin agreeing exactly with the pure path."""
 
 from __future__ import annotations
 
+import atexit
 import random
+import shutil
 import struct
 import subprocess
 import sys
@@ -43,6 +45,7 @@ def random_weights(seed: int) -> list[list[int]]:
 
 #: Random weights, so that every table entry is non-zero and a wrong index cannot hide.
 RANDOM_FILE = Path(tempfile.mkdtemp()) / "random.bin"
+atexit.register(shutil.rmtree, RANDOM_FILE.parent, True)
 write_weights(RANDOM_FILE, random_weights(7), {"source": "test"})
 
 
