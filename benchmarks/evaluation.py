@@ -146,15 +146,17 @@ def _sign(x: float) -> int:
     return (x > 0) - (x < 0)
 
 
-def keeps_exact(evaluate: Evaluate, positions: Sequence[Position]) -> float:
-    """Share of positions where the depth-8 best move keeps the exact value (solved here)."""
-    _estimates, best, _speed = searched(evaluate, 8, positions)
-    kept = 0
-    for pos, square in zip(positions, best, strict=True):
+def keeps_exact(evaluators: dict[str, Evaluate], positions: Sequence[Position]) -> dict[str, float]:
+    """Per evaluation, the share of positions where its depth-8 best move keeps the exact
+    value (each position solved once here, every move scored exactly)."""
+    best = {name: searched(evaluate, 8, positions)[1] for name, evaluate in evaluators.items()}
+    kept = dict.fromkeys(evaluators, 0)
+    for index, pos in enumerate(positions):
         board = pos.board()
         exact = analyse(board, depth=board.empty_count())
-        kept += exact[square_name(square)].score == exact.best.score
-    return kept / max(1, len(positions))
+        for name in evaluators:
+            kept[name] += exact[square_name(best[name][index])].score == exact.best.score
+    return {name: count / max(1, len(positions)) for name, count in kept.items()}
 
 
 def compiled_speed(weights: Path, positions: Sequence[Position]) -> float | None:
@@ -203,6 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         speeds[name] = per_second
         rows.append(row(f"{name} static", values, truth))
     for depth, count in ((4, args.depth4), (8, args.depth8)):
+        if count <= 0:
+            continue
         sample = rng.sample(positions, min(count, len(positions)))
         for name, evaluate in evaluators.items():
             estimates, _best, nps = searched(evaluate, depth, sample)
@@ -210,7 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {name} depth {depth}: {nps:,.0f} nodes/s", file=sys.stderr)
     keep = [p for p in test_positions(args.data, args.keep_empties)]
     keep = rng.sample(keep, min(args.keep, len(keep)))
-    kept = {name: keeps_exact(evaluate, keep) for name, evaluate in evaluators.items()}
+    kept = keeps_exact(evaluators, keep)
     print()
     print("| evaluation | positions | MAE (discs) | correlation | right winner | right sign | spread / truth |")
     print("|---|---:|---:|---:|---:|---:|---:|")

@@ -18,6 +18,7 @@ from ..patterns import PATTERNS, PHASES, PatternWeights, phase_of
 
 Int64s = npt.NDArray[np.int64]
 Int32s = npt.NDArray[np.int32]
+Int16s = npt.NDArray[np.int16]
 
 _INNER = np.uint64(0x7E7E7E7E7E7E7E7E)
 _M1 = np.uint64(0x5555555555555555)
@@ -63,7 +64,7 @@ def pattern_score(
     p: np.uint64,
     o: np.uint64,
     legal_p: np.uint64,
-    tables: Int32s,
+    tables: Int16s,
     extras: Int32s,
     squares: Int64s,
     offsets: Int64s,
@@ -84,7 +85,7 @@ def pattern_score(
                 break
             bit = np.uint64(sq)
             index = index * 3 + int((p >> bit) & np.uint64(1)) + 2 * int((o >> bit) & np.uint64(1))
-        score += row[offsets[i] + index]
+        score += np.int64(row[offsets[i] + index])
     return int(score)
 
 
@@ -93,7 +94,7 @@ class PatternArrays:
     """The weights laid out for ``pattern_score``: per phase one row of every pattern's table
     end to end, the extras, and per instance its squares (-1 padded) and table offset."""
 
-    tables: Int32s
+    tables: Int16s
     extras: Int32s
     squares: Int64s
     offsets: Int64s
@@ -103,7 +104,7 @@ class PatternArrays:
 def pattern_arrays(weights: PatternWeights) -> PatternArrays:
     """Lay loaded weights out as numpy arrays for the compiled evaluation."""
     starts = np.cumsum([0] + [p.fillings for p in PATTERNS])
-    tables = np.zeros((PHASES, int(starts[-1])), dtype=np.int32)
+    tables = np.zeros((PHASES, int(starts[-1])), dtype=np.int16)
     for phase in range(PHASES):
         for index, table in enumerate(weights.tables[phase]):
             tables[phase, starts[index] : starts[index + 1]] = np.frombuffer(table, dtype=np.int16)
