@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import struct
+import sys
 import zlib
 from array import array
 from collections.abc import Callable
@@ -186,8 +187,7 @@ def write_weights(path: Path, weights: list[list[int]], notes: dict[str, Any]) -
 
 
 def _little_endian(values: array[int]) -> array[int]:
-    import sys
-
+    """The values in the file's byte order (a copy, swapped, on a big-endian machine)."""
     if sys.byteorder == "big":
         values = array(values.typecode, values)
         values.byteswap()
