@@ -199,16 +199,3 @@ def test_the_compiled_twin_agrees_exactly_with_the_pure_path() -> None:
             p, o = position(rng.randrange(10**9), rng.randrange(60))
             legal = GEO.moves(p, o)
             assert score(arrays, p, o, legal) == evaluate(p, o, legal)
-
-
-def test_the_compiled_move_generator_matches_the_package() -> None:
-    try:
-        import numpy as np
-
-        from reversi_widget.native.patterns import moves
-    except ImportError as error:
-        unavailable(f"numba is not installed ({error})")
-    rng = random.Random(9)
-    for _ in range(300):
-        p, o = position(rng.randrange(10**9), rng.randrange(60))
-        assert int(moves(np.uint64(p), np.uint64(o))) == GEO.moves(p, o)

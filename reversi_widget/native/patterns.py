@@ -3,7 +3,7 @@
 ``pattern_score`` is a standalone nopython function over two uint64 bitboards and the weight
 arrays of ``PatternArrays``, so a compiled search can call it at its leaves without the GIL.
 It adds the same int16 weights in the same order as the pure path, so both give the same
-integer for every position.
+integer for every position. Mobility comes from the core's move generator (``moves.legal``).
 """
 
 from __future__ import annotations
@@ -12,58 +12,21 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from ..patterns import PATTERNS, PHASES, PatternWeights, phase_of
+from .bits import ONE, kernel, popcount, signed, unsigned
+from .moves import legal
 
 Int64s = npt.NDArray[np.int64]
 Int32s = npt.NDArray[np.int32]
 Int16s = npt.NDArray[np.int16]
 
-_INNER = np.uint64(0x7E7E7E7E7E7E7E7E)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 
-
-@njit(cache=True, nogil=True)
-def popcount(x: np.uint64) -> int:
-    """Set bits of a uint64 (the SWAR count: pairs, nibbles, bytes, then one multiply)."""
-    x = x - ((x >> np.uint64(1)) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return int((x * _H01) >> np.uint64(56))
-
-
-@njit(cache=True, nogil=True)
-def _fill(p: np.uint64, mask: np.uint64, shift: np.uint64) -> np.uint64:
-    """Squares past a run of ``mask`` discs next to ``p``, both ways along one direction."""
-    f = mask & (p << shift)
-    for _ in range(5):
-        f |= mask & (f << shift)
-    g = mask & (p >> shift)
-    for _ in range(5):
-        g |= mask & (g >> shift)
-    found: np.uint64 = (f << shift) | (g >> shift)
-    return found
-
-
-@njit(cache=True, nogil=True)
-def moves(p: np.uint64, o: np.uint64) -> np.uint64:
-    """The legal moves of ``p`` against ``o`` on 8x8."""
-    inner = o & _INNER
-    found = _fill(p, inner, np.uint64(1)) | _fill(p, o, np.uint64(8))
-    found |= _fill(p, inner, np.uint64(7)) | _fill(p, inner, np.uint64(9))
-    legal: np.uint64 = found & ~(p | o)
-    return legal
-
-
-@njit(cache=True, nogil=True)
+@kernel("int64(uint64, uint64, uint64, int16[:, :], int32[:, :], int64[:, :], int64[:], int64[:])")
 def pattern_score(
-    p: np.uint64,
-    o: np.uint64,
-    legal_p: np.uint64,
+    p: int,
+    o: int,
+    legal_p: int,
     tables: Int16s,
     extras: Int32s,
     squares: Int64s,
@@ -74,7 +37,7 @@ def pattern_score(
     empties = 64 - popcount(p | o)
     phase = phases[empties]
     score = extras[phase, 0]
-    score += extras[phase, 1] * (popcount(legal_p) - popcount(moves(o, p)))
+    score += extras[phase, 1] * (popcount(legal_p) - popcount(legal(8, o, p)))
     score += extras[phase, 2] * (empties & 1)
     row = tables[phase]
     for i in range(squares.shape[0]):
@@ -83,8 +46,8 @@ def pattern_score(
             sq = squares[i, k]
             if sq < 0:
                 break
-            bit = np.uint64(sq)
-            index = index * 3 + int((p >> bit) & np.uint64(1)) + 2 * int((o >> bit) & np.uint64(1))
+            bit = unsigned(sq)
+            index = index * 3 + signed((p >> bit) & ONE) + 2 * signed((o >> bit) & ONE)
         score += np.int64(row[offsets[i] + index])
     return int(score)
 
