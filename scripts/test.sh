@@ -15,7 +15,7 @@ fi
 
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[test,fast]"
+.venv/bin/python -m pip install -q -e ".[test,fast,train]"
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
