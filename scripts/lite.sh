@@ -23,12 +23,17 @@ die() {
   echo "scripts/lite.sh: $*" >&2
   exit 1
 }
+# A tool the build needs is not on this machine (exit status 3, so tests can tell it apart).
+missing() {
+  echo "scripts/lite.sh: $*" >&2
+  exit 3
+}
 
 new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; }
 
 find_python() {
   if [ -n "${LITE_PYTHON:-}" ]; then
-    new_enough "$LITE_PYTHON" || die "LITE_PYTHON=$LITE_PYTHON is not a Python 3.12 or newer"
+    new_enough "$LITE_PYTHON" || missing "LITE_PYTHON=$LITE_PYTHON is not a Python 3.12 or newer"
     echo "$LITE_PYTHON"
     return
   fi
@@ -46,12 +51,12 @@ find_python() {
       return
     fi
   done
-  die "no Python 3.12 or newer found (the build needs one; python3 here is $(python3 -V 2>&1)).
+  missing "no Python 3.12 or newer found (the build needs one; python3 here is $(python3 -V 2>&1)).
 Install one (Debian 13: apt-get install python3; any system: pyenv install 3.12) or point
 LITE_PYTHON at one, then run this script again."
 }
 
-command -v npm >/dev/null || die "npm not found: it fetches Pyodide's core from the npm registry (apt-get install npm)"
+command -v npm >/dev/null || missing "npm not found: it fetches Pyodide's core from the npm registry (apt-get install npm)"
 python=$(find_python)
 echo "building with $python ($("$python" -V))"
 

@@ -1,0 +1,229 @@
+"""The zero-install site (scripts/lite.sh): built from this clone, served from 127.0.0.1 and
+opened in headless Chromium with nothing else reachable. Python runs in the browser
+(Pyodide): the play notebook is run, the board is played, and the page must not have asked
+for anything outside 127.0.0.1. The build itself refuses, naming what is missing, when it
+cannot make a whole site.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reversi_widget import Board, explain
+from tests import lite_site
+from tests.lite_site import ROOT, BuildFailed, Outside, open_notebook, run_cell, run_cells
+from tests.support import MissingBrowser, unavailable
+
+CHECK_SITE = ROOT / "lite" / "check_site.py"
+
+
+# -- the build refuses what would make a half site ---------------------------------------------
+
+
+def check_site(site: Path) -> list[str]:
+    done = subprocess.run([sys.executable, str(CHECK_SITE), str(site)], capture_output=True, text=True, check=False)
+    problems = [line.removeprefix("check_site: ") for line in done.stderr.splitlines()]
+    assert (done.returncode == 0) == (problems == []), done.stderr
+    return problems
+
+
+def small_site(root: Path) -> Path:
+    """A site with the shape scripts/lite.sh makes, one wheel in its lock, every notebook."""
+    wheel = root / "static/pyodide-lock/reversi_widget-0.1.0-py3-none-any.whl"
+    wheel.parent.mkdir(parents=True)
+    wheel.write_bytes(b"a wheel")
+    lock = {
+        "info": {},
+        "packages": {
+            "reversi-widget": {
+                "name": "reversi-widget",
+                "file_name": "../../static/pyodide-lock/" + wheel.name,
+                "sha256": hashlib.sha256(b"a wheel").hexdigest(),
+                "depends": [],
+            }
+        },
+    }
+    (wheel.parent / "pyodide-lock.json").write_text(json.dumps(lock))
+    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"):
+        (root / "static/pyodide").mkdir(parents=True, exist_ok=True)
+        (root / "static/pyodide" / name).write_text("")
+    (root / "files").mkdir()
+    for notebook in (ROOT / "examples").glob("*.ipynb"):
+        (root / "files" / notebook.name).write_text("{}")
+    kernel = {
+        "pyodideUrl": "./static/pyodide/pyodide.mjs",
+        "disablePyPIFallback": True,
+        "loadPyodideOptions": {
+            "lockFileURL": "./static/pyodide-lock/pyodide-lock.json",
+            "packages": ["reversi-widget"],
+        },
+    }
+    extensions = ["anywidget", "@jupyter-widgets/jupyterlab-manager", "@jupyterlite/pyodide-kernel-extension"]
+    config = {
+        "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": kernel},
+        "federated_extensions": [{"name": name} for name in extensions],
+    }
+    (root / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": config}))
+    return root
+
+
+def edit_config(site: Path, change: Any) -> None:
+    path = site / "jupyter-lite.json"
+    config = json.loads(path.read_text())
+    change(config["jupyter-config-data"])
+    path.write_text(json.dumps(config))
+
+
+def edit_lock(site: Path, change: Any) -> None:
+    path = site / "static/pyodide-lock/pyodide-lock.json"
+    lock = json.loads(path.read_text())
+    change(lock["packages"])
+    path.write_text(json.dumps(lock))
+
+
+def test_a_whole_small_site_passes_the_check(tmp_path: Path) -> None:
+    assert check_site(small_site(tmp_path)) == []
+
+
+def test_the_check_names_each_thing_missing_or_outside(tmp_path: Path) -> None:
+    site = small_site(tmp_path)
+    kernel = "@jupyterlite/pyodide-kernel-extension:kernel"
+    edit_config(site, lambda c: c["litePluginSettings"][kernel].update(pyodideUrl="https://cdn.example/pyodide.mjs"))
+    edit_config(site, lambda c: c["litePluginSettings"][kernel].pop("disablePyPIFallback"))
+    edit_config(site, lambda c: c["federated_extensions"].pop(0))
+    remote = {"name": "micropip", "file_name": "https://cdn.example/micropip.whl", "sha256": "", "depends": []}
+    absent = {"name": "jedi", "file_name": "jedi-0.19.2-py2.py3-none-any.whl", "sha256": "", "depends": []}
+    edit_lock(site, lambda p: p.update(micropip=remote, jedi=absent))
+    edit_lock(site, lambda p: p["reversi-widget"].update(depends=["ipywidgets"]))
+    (site / "static/pyodide/python_stdlib.zip").unlink()
+    (site / "files/01-play.ipynb").unlink()
+    (site / "static/pyodide-lock/reversi_widget-0.1.0-py3-none-any.whl").write_bytes(b"another wheel")
+    assert check_site(site) == [
+        "Pyodide is loaded from https://cdn.example/pyodide.mjs, not from the site",
+        "static/pyodide/python_stdlib.zip is missing",
+        "the kernel would fall back to PyPI for a package the site lacks",
+        "jedi: its wheel jedi-0.19.2-py2.py3-none-any.whl is not in the site",
+        "micropip would load from outside the site: https://cdn.example/micropip.whl",
+        "reversi_widget-0.1.0-py3-none-any.whl does not match the hash in the lock",
+        "ipywidgets is needed before the first cell but not in the lock",
+        "the JupyterLab extension anywidget is missing",
+        "the notebook 01-play.ipynb is missing",
+    ]
+
+
+def test_the_check_needs_the_package_before_the_first_cell(tmp_path: Path) -> None:
+    site = small_site(tmp_path)
+    options = lambda c: c["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]  # noqa: E731
+    edit_config(site, lambda c: options(c).update(packages=[]))
+    assert check_site(site) == ["reversi-widget is not loaded before the first cell"]
+    edit_config(site, lambda c: options(c).update(lockFileURL="https://cdn.example/pyodide-lock.json"))
+    assert check_site(site) == ["the package lock https://cdn.example/pyodide-lock.json is not a file in the site"]
+
+
+def test_the_build_names_a_missing_python_and_leaves_the_site_alone(tmp_path: Path) -> None:
+    not_python = tmp_path / "python3.11"
+    not_python.write_text("#!/bin/sh\nexit 1\n")
+    not_python.chmod(0o755)
+    output = ROOT / "lite" / "_output"
+    before = output.exists() and sorted(p.name for p in output.iterdir())
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "lite.sh")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LITE_PYTHON": str(not_python)},
+        check=False,
+    )
+    assert done.returncode == 3
+    assert done.stderr.strip() == f"scripts/lite.sh: LITE_PYTHON={not_python} is not a Python 3.12 or newer"
+    after = output.exists() and sorted(p.name for p in output.iterdir())
+    assert after == before
+
+
+# -- the site in the browser ---------------------------------------------------------------------
+
+
+@dataclass
+class Site:
+    url: str
+    browser: Any
+    outside: Outside
+    proxy: str
+
+    def open(self, notebook: str) -> Any:
+        return open_notebook(self.browser, self.url, self.outside, self.proxy, notebook)
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    try:
+        folder = lite_site.build_site()
+    except BuildFailed as error:
+        if error.missing_tool:
+            unavailable(f"scripts/lite.sh cannot build here:\n{error}")
+        pytest.fail(f"scripts/lite.sh failed:\n{error}")
+    assert check_site(folder) == []
+    try:
+        with lite_site.serve(folder) as url, lite_site.lite_browser() as (browser, outside, proxy):
+            yield Site(url, browser, outside, proxy)
+    except MissingBrowser as error:
+        unavailable(str(error))
+
+
+def widget(cell: int) -> str:
+    """The board drawn in the output of the notebook's cell ``cell`` (0-based)."""
+    return f".jp-Notebook .jp-Cell:nth-child({cell + 1}) .reversi-widget"
+
+
+def disc(page: Any, board: str, square: str) -> str:
+    return str(page.get_attribute(f'{board} [data-square="{square}"]', "data-disc"))
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_two_people_play_in_the_browser_with_nothing_from_outside(site: Site) -> None:
+    """The play notebook's import and first board, a move, a refused click explained as in
+    JupyterLab, and the kernel in the browser holding exactly the game shown."""
+    page = site.open("01-play.ipynb")
+    run_cells(page, 1, 3)  # the import, then `friend = ReversiWidget()`
+    board = widget(3)
+    page.wait_for_selector(f'{board} [data-square="d3"][data-legal]')
+    page.click(f'{board} [data-square="d3"]')
+    page.wait_for_selector(f'{board} [data-square="d3"][data-disc="black"]')
+    assert disc(page, board, "d4") == "black"
+
+    page.click(f'{board} [data-square="a1"]')  # White cannot play a1: the reason, in one sentence
+    notice = f'{board} [data-role="notice"]'
+    page.wait_for_selector(f"{notice}:not([hidden])")
+    assert page.inner_text(f"{notice} .rw-notice-text") == explain(Board.from_transcript("d3"), "a1").short()
+    assert disc(page, board, "a1") == "empty"
+
+    printed = run_cell(page, "import sys\nprint(sys.platform, friend.board.transcript(), friend.notice_kind, 'END')")
+    assert printed.split() == ["emscripten", "d3", "explain", "END"]
+    assert not site.outside, site.outside
+
+    # The recorders do see a request outside: the proxy from the page and from a worker (where
+    # the kernel runs), Playwright from the page (it misses requests from some workers).
+    page.evaluate("""() => {
+        fetch('http://outside.invalid/page').catch(() => {});
+        const code = "fetch('http://outside.invalid/worker').catch(() => {})";
+        new Worker(URL.createObjectURL(new Blob([code], {type: 'text/javascript'})));
+    }""")
+    expected = ["GET http://outside.invalid/page", "GET http://outside.invalid/worker"]
+    deadline = time.monotonic() + 10
+    while sorted(site.outside.proxied) != expected and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert sorted(site.outside.proxied) == expected
+    assert "http://outside.invalid/page" in site.outside.requested
+    site.outside.proxied.clear()
+    site.outside.requested.clear()
