@@ -1,6 +1,7 @@
 """The zero-install site (scripts/lite.sh): built from this clone, served from 127.0.0.1 and
 opened in headless Chromium with nothing else reachable. Python runs in the browser
-(Pyodide): the play notebook is run, the board is played, and the page must not have asked
+(Pyodide, without threads): the play notebook is run, its boards are played against a
+person and against the expert with a hint and a review, and the page must not have asked
 for anything outside 127.0.0.1. The build itself refuses, naming what is missing, when it
 cannot make a whole site.
 """
@@ -20,9 +21,10 @@ from typing import Any
 
 import pytest
 
-from reversi_widget import Board, explain
+from reversi_widget import Board, Move, explain
+from reversi_widget.players import RandomPlayer
 from tests import lite_site
-from tests.lite_site import ROOT, BuildFailed, Outside, open_notebook, run_cell, run_cells
+from tests.lite_site import ROOT, BuildFailed, Outside, open_notebook, run_cell
 from tests.support import MissingBrowser, unavailable
 
 CHECK_SITE = ROOT / "lite" / "check_site.py"
@@ -180,38 +182,100 @@ def site() -> Iterator[Site]:
         unavailable(str(error))
 
 
+def cell_of(notebook: str, start: str) -> int:
+    """The index of the notebook's code cell whose source starts with ``start``."""
+    cells = json.loads((ROOT / "examples" / notebook).read_text())["cells"]
+    found = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and "".join(c["source"]).startswith(start)]
+    assert len(found) == 1, (notebook, start, found)
+    return found[0]
+
+
 def widget(cell: int) -> str:
     """The board drawn in the output of the notebook's cell ``cell`` (0-based)."""
     return f".jp-Notebook .jp-Cell:nth-child({cell + 1}) .reversi-widget"
 
 
-def disc(page: Any, board: str, square: str) -> str:
-    return str(page.get_attribute(f'{board} [data-square="{square}"]', "data-disc"))
+def discs_on(page: Any, board: str) -> int:
+    return int(page.eval_on_selector_all(f'{board} [data-square]:not([data-disc="empty"])', "els => els.length"))
+
+
+def squares(page: Any, board: str, attribute: str) -> list[str]:
+    return list(
+        page.eval_on_selector_all(f"{board} [data-square][{attribute}]", "els => els.map(e => e.dataset.square)")
+    )
+
+
+def finished_transcript(seed: int) -> str:
+    board, player = Board(), RandomPlayer(seed)
+    while not board.is_game_over():
+        board.push(Move.null(board.size) if board.must_pass() else player.choose(board))
+    return board.transcript()
 
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_two_people_play_in_the_browser_with_nothing_from_outside(site: Site) -> None:
-    """The play notebook's import and first board, a move, a refused click explained as in
-    JupyterLab, and the kernel in the browser holding exactly the game shown."""
+def test_the_play_notebook_in_the_browser_with_nothing_from_outside(site: Site) -> None:
+    """The whole play notebook runs; two people play its first board and a refused click
+    explains itself as in JupyterLab; three moves against the expert, a hint and a review
+    on its board (Python in the browser has no threads); nothing is asked of any address
+    but 127.0.0.1."""
     page = site.open("01-play.ipynb")
-    run_cells(page, 1, 3)  # the import, then `friend = ReversiWidget()`
-    board = widget(3)
-    page.wait_for_selector(f'{board} [data-square="d3"][data-legal]')
-    page.click(f'{board} [data-square="d3"]')
-    page.wait_for_selector(f'{board} [data-square="d3"][data-disc="black"]')
-    assert disc(page, board, "d4") == "black"
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(
+        """() => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            const code = panel.content.widgets.filter(c => c.model.type === 'code');
+            return code.every(c => c.model.executionCount) && panel.sessionContext.session.kernel.status === 'idle';
+        }""",
+        timeout=300_000,
+    )
+    errors = page.evaluate(
+        """() => window.jupyterapp.shell.currentWidget.content.widgets.flatMap(c => c.model.type !== 'code' ? []
+            : c.model.outputs.toJSON().filter(o => o.output_type === 'error').map(o => o.ename + ': ' + o.evalue))"""
+    )
+    assert errors == []
 
-    page.click(f'{board} [data-square="a1"]')  # White cannot play a1: the reason, in one sentence
-    notice = f'{board} [data-role="notice"]'
-    page.wait_for_selector(f"{notice}:not([hidden])")
+    friend = widget(cell_of("01-play.ipynb", "friend = ReversiWidget()"))
+    page.click(f'{friend} [data-square="d3"]')
+    page.wait_for_selector(f'{friend} [data-square="d3"][data-disc="black"]')
+    page.click(f'{friend} [data-square="a1"]')  # White cannot play a1: the reason, in one sentence
+    notice = f'{friend} [data-role="notice"]'
+    page.wait_for_selector(f'{notice}[data-kind="explain"]:not([hidden])')
     assert page.inner_text(f"{notice} .rw-notice-text") == explain(Board.from_transcript("d3"), "a1").short()
-    assert disc(page, board, "a1") == "empty"
+    assert page.get_attribute(f'{friend} [data-square="a1"]', "data-disc") == "empty"
 
-    printed = run_cell(page, "import sys\nprint(sys.platform, friend.board.transcript(), friend.notice_kind, 'END')")
-    assert printed.split() == ["emscripten", "d3", "explain", "END"]
+    expert = widget(cell_of("01-play.ipynb", "from reversi_widget.engine import Engine"))
+    for move in range(1, 4):
+        page.click(f'{expert} [data-square="{squares(page, expert, "data-legal")[0]}"]')
+        page.wait_for_function(
+            "([v, n]) => document.querySelectorAll(v + ' [data-square]:not([data-disc=\"empty\"])').length >= n",
+            arg=[expert, 4 + 2 * move],
+        )
+        page.wait_for_selector(f'{expert}[data-turn="black"]:not([data-thinking])')
+    page.click(f'{expert} [data-action="hint"]')
+    page.wait_for_selector(f"{expert} [data-square][data-hint]")
+    assert set(squares(page, expert, "data-hint")) <= set(squares(page, expert, "data-legal"))
+    assert page.inner_text(f'{expert} [data-role="notice"] .rw-notice-text').startswith("Hint for Black: ")
+    printed = run_cell(
+        page, "import sys\nprint(sys.platform, friend.board.transcript(), len(expert.moves), expert.hints, 'END')"
+    )
+    platform, transcript, plies, hints, _ = printed.split(maxsplit=4)
+    assert (platform, transcript, plies) == ("emscripten", "d3", "6")
+    assert hints.startswith("['") and discs_on(page, expert) == 10
+
+    game = finished_transcript(4)
+    run_cell(page, f"expert.white = 'human'\nexpert.load({game!r})\nprint('END')")
+    page.click(f'{expert} [data-action="review"]')
+    plies = len(Board.from_transcript(game).move_stack)
+    page.wait_for_function(
+        "([v, n]) => document.querySelectorAll(v + ' [data-role=\"review-chart\"] circle[data-ply]').length === n",
+        arg=[expert, plies + 1],
+        timeout=300_000,
+    )
+    printed = run_cell(page, "print(len(expert.review_moves), expert.busy or '-', 'END')")
+    assert printed.split() == [str(plies), "-", "END"]
+
     assert not site.outside, site.outside
-
     # The recorders do see a request outside: the proxy from the page and from a worker (where
     # the kernel runs), Playwright from the page (it misses requests from some workers).
     page.evaluate("""() => {
@@ -225,5 +289,3 @@ def test_two_people_play_in_the_browser_with_nothing_from_outside(site: Site) ->
         time.sleep(0.1)
     assert sorted(site.outside.proxied) == expected
     assert "http://outside.invalid/page" in site.outside.requested
-    site.outside.proxied.clear()
-    site.outside.requested.clear()
