@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -47,14 +48,22 @@ def build_site() -> Path:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    served: list[tuple[str, int]] | None = None
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        if self.served is not None:
+            self.served.append((self.path, os.fstat(source.fileno()).st_size))
+        super().copyfile(source, outputfile)
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
 @contextmanager
-def serve(site: Path) -> Iterator[str]:
-    """Serve ``site`` as a static host would, from 127.0.0.1; yields its base URL."""
-    handler = functools.partial(_Quiet, directory=str(site))
+def serve(site: Path, served: list[tuple[str, int]] | None = None) -> Iterator[str]:
+    """Serve ``site`` as a static host would, from 127.0.0.1; yields its base URL. Each file
+    sent is added to ``served`` as (path, bytes) when a list is given."""
+    handler = functools.partial(type("Handler", (_Quiet,), {"served": served}), directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
