@@ -152,6 +152,61 @@ def test_the_build_names_a_missing_python_and_leaves_the_site_alone(tmp_path: Pa
     assert after == before
 
 
+# -- what the package does differently in a browser ----------------------------------------------
+
+
+@pytest.fixture
+def in_a_browser(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """sys.platform as Pyodide has it, with its notebook folder and /tmp under ``tmp_path``."""
+    from reversi_widget import records
+
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    monkeypatch.setattr(records, "BROWSER_DRIVE", tmp_path / "drive")
+    monkeypatch.setattr(records, "BROWSER_LOGS", tmp_path / "tmp")
+    (tmp_path / "drive").mkdir()
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.chdir(tmp_path / "drive")  # where JupyterLite runs a notebook
+    return tmp_path
+
+
+def test_a_game_log_in_the_browser_goes_where_sqlite_can_write(in_a_browser: Path) -> None:
+    from reversi_widget.errors import InvalidPositionError
+    from reversi_widget.game import Game
+    from reversi_widget.records import GameLog
+
+    log = GameLog("games.db")  # relative: not the notebook folder, but /tmp
+    assert log.path == in_a_browser / "tmp" / "games.db"
+    log.add(Game.from_transcript(finished_transcript(3)))
+    assert len(GameLog(in_a_browser / "tmp" / "games.db")) == 1
+    assert len(GameLog(":memory:")) == 0
+    for inside in (in_a_browser / "drive" / "games.db", in_a_browser / "drive"):
+        with pytest.raises(InvalidPositionError) as refused:
+            GameLog(inside)
+        assert str(refused.value) == (
+            f"{inside}: SQLite cannot write in JupyterLite's notebook folder ({in_a_browser / 'drive'}); keep "
+            f"the log under {in_a_browser / 'tmp'} (a relative path goes there), which lasts until the page is reloaded"
+        )
+    assert sorted(p.name for p in (in_a_browser / "drive").iterdir()) == []
+
+
+def test_games_are_analysed_in_the_caller_where_no_process_can_start(
+    in_a_browser: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import concurrent.futures
+
+    from reversi_widget.game import Game
+    from reversi_widget.records import analyse_games
+
+    def no_processes(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a process pool was started in a browser")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_processes)
+    games = [Game.from_transcript(t) for t in ("f5d6c3", "f5f6e6f4", finished_transcript(3))]
+    seen: list[tuple[int, int]] = []
+    got = analyse_games(games, lambda g: len(g), progress=lambda done, total: seen.append((done, total)))
+    assert got == [3, 4, len(games[2])] and seen == [(1, 3), (2, 3), (3, 3)]
+
+
 # -- the site in the browser ---------------------------------------------------------------------
 
 
@@ -274,6 +329,15 @@ def test_the_play_notebook_in_the_browser_with_nothing_from_outside(site: Site) 
     )
     printed = run_cell(page, "print(len(expert.review_moves), expert.busy or '-', 'END')")
     assert printed.split() == [str(plies), "-", "END"]
+
+    printed = run_cell(
+        page,
+        "from reversi_widget.records import GameLog\n"
+        "print(GameLog('games.db').path)\n"
+        "try:\n    GameLog('/drive/games.db')\nexcept ValueError as error:\n    print(error)\nprint('END')",
+    )
+    kept, refused, _ = printed.split("\n", 2)
+    assert kept == "/tmp/games.db" and refused.startswith("/drive/games.db: SQLite cannot write in JupyterLite's")
 
     assert not site.outside, site.outside
     # The recorders do see a request outside: the proxy from the page and from a worker (where
