@@ -186,19 +186,6 @@ def run_cell(page: Any, code: str) -> str:
     return str(handle.json_value())
 
 
-def run_cells(page: Any, *indices: int) -> None:
-    """Run the notebook's own cells at ``indices`` (0-based), in order, as Shift+Enter would."""
-    for index in indices:
-        page.evaluate(
-            """(i) => {
-                const panel = window.jupyterapp.shell.currentWidget;
-                panel.content.activeCellIndex = i;
-                return window.jupyterapp.commands.execute('notebook:run-cell');
-            }""",
-            index,
-        )
-
-
 def site_size(site: Path) -> tuple[int, int]:
     """(bytes, files) of the built site."""
     files = [p for p in site.rglob("*") if p.is_file()]
