@@ -267,14 +267,8 @@ def finished_transcript(seed: int) -> str:
     return board.transcript()
 
 
-@pytest.mark.browser
-@pytest.mark.slow
-def test_the_play_notebook_in_the_browser_with_nothing_from_outside(site: Site) -> None:
-    """The whole play notebook runs; two people play its first board and a refused click
-    explains itself as in JupyterLab; three moves against the expert, a hint and a review
-    on its board (Python in the browser has no threads); nothing is asked of any address
-    but 127.0.0.1."""
-    page = site.open("01-play.ipynb")
+def run_all(page: Any) -> list[str]:
+    """Run every cell of the open notebook; the errors its outputs show."""
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(
         """() => {
@@ -284,11 +278,24 @@ def test_the_play_notebook_in_the_browser_with_nothing_from_outside(site: Site) 
         }""",
         timeout=300_000,
     )
-    errors = page.evaluate(
-        """() => window.jupyterapp.shell.currentWidget.content.widgets.flatMap(c => c.model.type !== 'code' ? []
-            : c.model.outputs.toJSON().filter(o => o.output_type === 'error').map(o => o.ename + ': ' + o.evalue))"""
+    return list(
+        page.evaluate(
+            """() => window.jupyterapp.shell.currentWidget.content.widgets.flatMap(c => c.model.type !== 'code'
+                ? [] : c.model.outputs.toJSON().filter(o => o.output_type === 'error')
+                    .map(o => o.ename + ': ' + o.evalue))"""
+        )
     )
-    assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_play_notebook_in_the_browser_with_nothing_from_outside(site: Site) -> None:
+    """The whole play notebook runs; two people play its first board and a refused click
+    explains itself as in JupyterLab; three moves against the expert, a hint and a review
+    on its board (Python in the browser has no threads); nothing is asked of any address
+    but 127.0.0.1."""
+    page = site.open("01-play.ipynb")
+    assert run_all(page) == []
 
     friend = widget(cell_of("01-play.ipynb", "friend = ReversiWidget()"))
     page.click(f'{friend} [data-square="d3"]')
@@ -354,3 +361,17 @@ def test_the_play_notebook_in_the_browser_with_nothing_from_outside(site: Site) 
         page.wait_for_timeout(100)  # Playwright hands over its events only while it waits
     assert sorted(site.outside.proxied) == expected
     assert "http://outside.invalid/page" in site.outside.requested
+    site.outside.proxied.clear()
+    site.outside.requested.clear()
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_every_other_example_notebook_runs_in_the_browser(site: Site) -> None:
+    """Each starts Python by itself (whatever kernel its file names) and runs without an error."""
+    for notebook in sorted(p.name for p in (ROOT / "examples").glob("*.ipynb") if p.name != "01-play.ipynb"):
+        page = site.open(notebook)
+        assert (notebook, run_all(page)) == (notebook, [])
+        page.context.close()
+    assert not site.outside, site.outside
