@@ -207,6 +207,25 @@ def test_games_are_analysed_in_the_caller_where_no_process_can_start(
     assert got == [3, 4, len(games[2])] and seen == [(1, 3), (2, 3), (3, 3)]
 
 
+def test_where_no_thread_can_start_the_engine_stays_on_the_pure_path_quietly(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import threading
+
+    from reversi_widget import native
+
+    def refuse(thread: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    warm_up = native._WarmUp()
+    warm_up.start()  # what the first board asking for a compiled kernel does
+    warm_up.start()
+    assert warm_up.failure == "no thread to compile in: can't start new thread"
+    assert all(event.is_set() for event in warm_up.done.values()) and warm_up.modules == {}
+    assert caplog.records == []  # nothing printed under a student's cell
+
+
 # -- the site in the browser ---------------------------------------------------------------------
 
 
