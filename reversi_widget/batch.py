@@ -6,6 +6,7 @@ import concurrent.futures
 import math
 import os
 import pickle
+import sys
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
@@ -43,16 +44,18 @@ def analyse_games(
 
     Any ``concurrent.futures.Executor`` works (threads, processes, dask.distributed's
     ``client.get_executor()``); the default is a local ``ProcessPoolExecutor``, so ``fn``
-    must be picklable: a module-level function, not a lambda. ``progress(done, total)`` is
-    called as chunks finish; by default a progress bar is shown when running in a notebook
-    (``progress=False`` turns it off).
+    must be picklable: a module-level function, not a lambda. In a browser (JupyterLite),
+    with no processes to start, the default computes here, one game after another.
+    ``progress(done, total)`` is called as chunks finish; by default a progress bar is shown
+    when running in a notebook (``progress=False`` turns it off).
     """
     items = list(games)
     total = len(items)
     own = executor is None
     if not callable(fn):
         raise TypeError(f"fn must be a function of one game, got {quote(fn)}")
-    if not isinstance(executor, concurrent.futures.ThreadPoolExecutor):
+    inline = executor is None and sys.platform == "emscripten"  # a browser starts no processes
+    if not inline and not isinstance(executor, concurrent.futures.ThreadPoolExecutor):
         try:
             pickle.dumps(fn)
         except Exception as error:
@@ -74,6 +77,13 @@ def analyse_games(
         raise TypeError(f"progress must be a callback(done, total), True, False or None, got {quote(progress)}")
     if not total:
         return []
+    if inline:
+        computed = []
+        for done, game in enumerate(items, 1):
+            computed.append(fn(game))
+            if report is not None:
+                report(done, total)
+        return computed
     pool = executor if executor is not None else concurrent.futures.ProcessPoolExecutor()
     workers = getattr(pool, "_max_workers", None) or os.cpu_count() or 1
     size = chunksize or max(1, min(64, math.ceil(total / (4 * workers))))

@@ -12,6 +12,7 @@ importable from here too.
 from __future__ import annotations
 
 import os
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -38,6 +39,11 @@ from .tables import MostPlayed, Stats, Table
 
 if TYPE_CHECKING:
     from .svg import SvgImage
+
+#: In JupyterLite (Pyodide) the notebooks' folder lives in the browser's storage, where SQLite
+#: cannot write ("database disk image is malformed"): logs go to memory-backed /tmp instead.
+BROWSER_DRIVE = Path("/drive")
+BROWSER_LOGS = Path("/tmp")
 
 __all__ = [
     "APPLICATION_ID",
@@ -68,10 +74,24 @@ class GameLog:
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout < 1e9:
             raise ReversiError(f"timeout must be a number of seconds, got {quote(timeout)}")
         self.path = Path(path)
+        if sys.platform == "emscripten" and str(path) != ":memory:":
+            self._browser_place()
         self.timeout = timeout
         self.readonly = bool(readonly)
         self._file = LogFile(self.path, timeout, readonly=self.readonly)
         self._file.open()
+
+    def _browser_place(self) -> None:
+        """In JupyterLite a relative path would land in the notebooks' folder: it goes under
+        /tmp instead; a path in that folder is refused, saying where a log can be kept."""
+        if not self.path.is_absolute():
+            self.path = BROWSER_LOGS / self.path
+        where = self.path.resolve()
+        if where == BROWSER_DRIVE or BROWSER_DRIVE in where.parents:
+            raise InvalidPositionError(
+                f"{self.path}: SQLite cannot write in JupyterLite's notebook folder ({BROWSER_DRIVE}); keep the "
+                f"log under {BROWSER_LOGS} (a relative path goes there), which lasts until the page is reloaded"
+            )
 
     def close(self) -> None:
         """Close the file (a later operation opens it again)."""

@@ -61,7 +61,12 @@ class _WarmUp:
             if self.thread is not None:
                 return
             self.thread = threading.Thread(target=self._run, name="reversi-widget-compile", daemon=True)
-            self.thread.start()
+            try:
+                self.thread.start()
+            except RuntimeError as error:  # no threads here (Pyodide, which has no numba either)
+                self.failure = f"no thread to compile in: {error}"
+                for event in self.done.values():
+                    event.set()
 
     def _run(self) -> None:
         try:

@@ -3,17 +3,19 @@
 Every change of the game is an *operation*: it holds the lock, its trait changes are sent
 as one batch, and at its end the widget settles (starts what is due, redraws) before the
 callbacks it made due run, outside the lock. Slow work (a computer's move, an analysis)
-runs in a worker thread on a copy and comes back as an operation of its own. This module
-alone decides how work is scheduled, so another way to run it (no threads) changes here.
+runs away from the game on a copy and comes back as an operation of its own: in a worker
+thread, or where there are no threads (Pyodide, or ``THREADS = False``) in slices on the
+event loop (``slices``). This module alone decides how work is scheduled (``spawn``).
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Generic, TypeVar
 
@@ -21,11 +23,16 @@ from ..players import Player, player_name
 from ..progress import Progress
 from .aids import Job
 from .session import Session
+from .slices import EventLoopRunner, Work
 
-__all__ = ["PROGRESS_EVERY", "Callbacks", "Stale", "Workers"]
+__all__ = ["PROGRESS_EVERY", "THREADS", "Callbacks", "Stale", "Workers"]
 
 #: Seconds between two progress updates sent to the views by one running analysis.
 PROGRESS_EVERY = 0.1
+
+#: Whether widgets made from now on run their work in threads. Pyodide has none; tests set
+#: this to False to run the no-thread mode under CPython.
+THREADS = sys.platform != "emscripten"
 
 
 class Stale(Exception):
@@ -89,6 +96,7 @@ class Workers:
         self._queued: list[Callback] = []
         self._calling: Counter[int] = Counter()  # threads running queued callbacks (wait() waits for them)
         self._player_locks: dict[int, threading.Lock] = {}  # one choose() at a time per player object
+        self.runner = None if THREADS else EventLoopRunner(log)  # the event loop's slices, without threads
 
     # -- operations ---------------------------------------------------------------------------
 
@@ -141,24 +149,32 @@ class Workers:
 
     def wait(self, busy: Callable[[], bool], timeout: float | None) -> bool:
         """Block until nothing is ``busy`` and no other thread runs callbacks (True), or
-        ``timeout`` seconds pass (False)."""
+        ``timeout`` seconds pass (False). Without threads, run the pending work meanwhile."""
 
         def idle() -> bool:
             # A callback that itself waits must not wait for its own thread.
             me = threading.get_ident()
             return not busy() and not any(thread != me for thread in self._calling)
 
+        if self.runner is not None:
+            return self.runner.wait(idle, timeout)
         with self.idle:
             return self.idle.wait_for(idle, timeout)
 
     # -- work away from the lock ------------------------------------------------------------
 
-    def spawn(self, name: str, work: Callable[[], None]) -> None:
-        """The one place work leaves the caller's thread."""
+    def spawn(self, name: str, work: Work) -> None:
+        """The one place work leaves the caller: ``work`` is run in a thread, or in slices on
+        the event loop when there are no threads. It may return an iterator of delays, to
+        be waited for between its parts."""
+        if self.runner is not None:
+            self.runner.spawn(name, work)
+            return
 
         def run() -> None:
             try:
-                work()
+                for delay in work() or ():
+                    time.sleep(delay)
             except Exception:  # a bug must not die silently in a thread
                 self._log.exception("reversi-widget: the %s worker failed", name)
             finally:
@@ -176,7 +192,7 @@ class Workers:
         generation = session.think(player)
         board = session.board.copy()
 
-        def work() -> None:
+        def work() -> Iterable[float]:
             started = time.monotonic()
             choice: object = None
             try:
@@ -194,7 +210,7 @@ class Workers:
             with self.lock:
                 delay = max(move_delay() - (time.monotonic() - started), session.demo_wait())
             if delay > 0:
-                time.sleep(delay)
+                yield delay
             with self.operation():
                 session.computer_moved(generation, choice)
 
@@ -223,6 +239,8 @@ class Workers:
 
         def report(fraction: float, message: str) -> None:
             nonlocal last
+            if self.runner is not None:
+                self.runner.breathe()  # without threads, the kernel's messages get in here
             with self.lock:  # the game may be changing in the kernel's thread
                 still = alive()
             if not still:
