@@ -7,14 +7,12 @@ then asks the kernel what it holds.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from reversi_widget.puzzles import Puzzle, shipped
-from tests.lab import EXPOSE_APP, Server, open_and_run, run_code, view, write_notebook
-from tests.support import jupyter_lab
+from tests.lab import Server, open_and_run, run_code, view, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,22 +28,6 @@ SETUP = (
 
 def first_puzzle() -> Puzzle:
     return next(p for p in shipped(size=8) if p.difficulty.empties <= 10)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("lab")
-    with jupyter_lab(root, EXPOSE_APP) as url:
-        yield Server(url, root)
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1300, "height": 1000})
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    yield pg
-    context.close()
 
 
 def test_solve_a_puzzle_by_clicking(server: Server, page: Any) -> None:

@@ -8,7 +8,6 @@ The server is started once for the module; each test opens its own notebook.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,28 +15,11 @@ import nbformat
 import pytest
 
 from reversi_widget import Board, Move, explain
-from tests.lab import EXPOSE_APP, Server, open_and_run, run_code, view, write_notebook
-from tests.support import jupyter_lab
+from tests.lab import Server, open_and_run, run_code, view, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("notebooks")
-    with jupyter_lab(root, EXPOSE_APP) as url:
-        yield Server(url, root)
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1300, "height": 1000})
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    yield pg
-    context.close()
 
 
 def discs(page: Any, widget: str) -> dict[str, str]:

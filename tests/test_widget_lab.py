@@ -8,35 +8,18 @@ what it holds.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from reversi_widget import Board
 from tests.contrast import GRAPHICS_AA, MEASURE, TEXT_AA, TEXTS
-from tests.lab import EXPOSE_APP, Server, open_and_run, run_code, view, write_notebook
-from tests.support import KERNEL_IDLE, jupyter_lab, play_random
+from tests.lab import Server, open_and_run, run_code, view, write_notebook
+from tests.support import KERNEL_IDLE, play_random
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 IMPORT = "from reversi_widget import ReversiWidget\n"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("lab")
-    with jupyter_lab(root, EXPOSE_APP) as url:
-        yield Server(url, root)
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1300, "height": 1000})
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    yield pg
-    context.close()
 
 
 def notebook_state(page: Any) -> dict[str, Any]:
