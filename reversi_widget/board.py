@@ -109,18 +109,54 @@ def _moves_by_name(size: int) -> dict[str, Move]:
     return table
 
 
-@cache
-def _moves_by_byte(size: int) -> tuple[tuple[tuple[Move, ...], ...], ...]:
-    """For each byte of a move mask, the moves each of its 256 values stands for.
+_ByteTable = tuple[tuple[Move, ...], ...]  # the moves each of a byte's 256 values stands for
+_WordTables = tuple[_ByteTable, _ByteTable, _ByteTable, _ByteTable, _ByteTable, _ByteTable, _ByteTable, _ByteTable]
+_WORD = (1 << 64) - 1
 
-    Listing moves a byte at a time costs one table look-up per non-empty byte instead
-    of several big-int operations per move."""
+
+@cache
+def _moves_by_word(size: int) -> tuple[_WordTables, ...]:
+    """For each 64 squares of a move mask, one table per byte: the moves each byte value stands for.
+
+    Listing moves a byte at a time costs one table look-up per byte instead of several
+    big-int operations per move; a whole 8x8 board is one word of eight look-ups."""
     table = _moves_of_size(size)
     squares = size * size
+    words = -(-squares // 64)
+
+    def byte_table(base: int) -> _ByteTable:
+        return tuple(
+            tuple(table[base + b] for b in range(8) if value >> b & 1 and base + b < squares) for value in range(256)
+        )
+
     return tuple(
-        tuple(tuple(table[base + b] for b in range(8) if value >> b & 1 and base + b < squares) for value in range(256))
-        for base in range(0, squares, 8)
+        (
+            byte_table(base),
+            byte_table(base + 8),
+            byte_table(base + 16),
+            byte_table(base + 24),
+            byte_table(base + 32),
+            byte_table(base + 40),
+            byte_table(base + 48),
+            byte_table(base + 56),
+        )
+        for base in range(0, words * 64, 64)
     )
+
+
+def _moves_of_word(tables: _WordTables, word: int) -> tuple[Move, ...]:
+    """The moves of one 64-square word, joined in a single tuple display: C does all of it."""
+    t0, t1, t2, t3, t4, t5, t6, t7 = tables
+    b0, b1, b2, b3, b4, b5, b6, b7 = word.to_bytes(8, "little")
+    return (*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6], *t7[b7])
+
+
+def _moves_of_mask(size: int, mask: int) -> tuple[Move, ...]:
+    """The moves of a move mask, in square order."""
+    words = _moves_by_word(size)
+    if len(words) == 1:  # every board up to 8x8
+        return _moves_of_word(words[0], mask)
+    return sum((_moves_of_word(tables, mask >> 64 * i & _WORD) for i, tables in enumerate(words)), ())
 
 
 @cache
@@ -190,9 +226,7 @@ class LegalMoveList:
 
     def __iter__(self) -> Iterator[Move]:
         board = self._board
-        tables = _moves_by_byte(board.size)
-        # The moves of each byte of the mask, joined: all of it runs in C.
-        return iter(sum(map(tuple.__getitem__, tables, board._legal_mask().to_bytes(len(tables), "little")), ()))
+        return iter(_moves_of_mask(board.size, board._legal_mask()))
 
     def __len__(self) -> int:
         return self._board._legal_mask().bit_count()
