@@ -44,6 +44,9 @@ EXTRAS = ("bias", "mobility", "parity")
 MAGIC = b"RWPATTERNS"
 VERSION = 2
 WEIGHTS_FILE = Path(__file__).with_name("pattern_weights.bin")
+#: The shipped weights of every goal that has learned ones (the others keep the hand-made
+#: evaluation of ``evaluation.make_evaluator``).
+WEIGHTS_FILES: dict[str, Path] = {"classic": WEIGHTS_FILE}
 
 Square = tuple[int, int]  # (row, column)
 
@@ -252,6 +255,11 @@ def read_weights(path: Path) -> PatternWeights:
         tables.append(tuple(phase_tables))
         extras.append((values[offset], values[offset + 1], values[offset + 2]))
     return PatternWeights(tuple(tables), tuple(extras), header["notes"], path)
+
+
+def weights_file(goal: str) -> Path | None:
+    """The shipped weights file of ``goal``, or None where that goal has no learned weights."""
+    return WEIGHTS_FILES.get(goal)
 
 
 _loaded: dict[Path, PatternWeights] = {}

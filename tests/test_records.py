@@ -490,10 +490,17 @@ def _writer(tmp_path: Path, db: Path, tag: str, count: int) -> subprocess.Popen[
 
 
 def _reported(lines: list[str]) -> dict[int, str]:
-    """id -> the black player name the writer gave it, for every commit the writer reported."""
+    """id -> the black player name the writer gave it, for every commit the writer reported.
+
+    ``lines`` keep their line ends: a last line without one was cut short by a kill and
+    reports nothing (its commit may or may not have happened)."""
     out: dict[int, str] = {}
-    for line in lines:
+    for number, line in enumerate(lines):
+        if not line.endswith("\n"):
+            assert number == len(lines) - 1, f"only the last line can be cut short: {lines[number:]!r}"
+            break
         kind, step, *ids = line.split()
+        assert kind in ("game", "batch") and len(ids) == (1 if kind == "game" else 5), line
         if kind == "game":
             out[int(ids[0])] = f"TAG-{step}"
         else:
@@ -515,7 +522,7 @@ def test_nothing_is_lost_when_a_writer_is_killed(tmp_path: Path) -> None:
             break
     time.sleep(random.Random().uniform(0, 0.05))  # land somewhere inside a later write
     proc.send_signal(signal.SIGKILL)
-    lines += proc.stdout.read().splitlines()  # through the same buffer the loop above read from
+    lines += proc.stdout.read().splitlines(keepends=True)  # through the same buffer the loop above read from
     proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     conn = sqlite3.connect(db)
@@ -581,7 +588,7 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
     per_process = count // 4 * 5 + count - count // 4  # batches of five on every fourth step
     assert len(log) == 2 * per_process
     for tag, out in outputs.items():
-        reported = _reported(out.splitlines())
+        reported = _reported(out.splitlines(keepends=True))
         assert len(reported) == per_process
         for game_id, name in reported.items():
             assert log.get(game_id).black_player == name.replace("TAG", tag)

@@ -81,7 +81,7 @@ def test_two_processes_writing_at_once_lose_nothing(stress: Any, figures: Any, t
     assert len(log) == 2 * per_writer
     ids: set[int] = set()
     for tag, out in outputs.items():
-        reported = check_reported(log, out.splitlines(), tag)
+        reported = check_reported(log, out.splitlines(keepends=True), tag)
         assert len(reported) == per_writer
         ids |= set(reported)
     assert ids == set(log.ids())  # nothing unreported, nothing twice
@@ -103,7 +103,7 @@ def kill_one(tmp_path: Path, db: Path, tag: str, rng: random.Random, partner: st
             break
     time.sleep(rng.uniform(0, 0.05))  # land anywhere: between commits or inside one
     victim.send_signal(signal.SIGKILL)
-    lines += victim.stdout.read().splitlines()  # what it reported before dying
+    lines += victim.stdout.read().splitlines(keepends=True)  # what it reported before dying
     victim.wait(timeout=30)
     assert victim.returncode == -signal.SIGKILL
     partner_games = 0
@@ -119,7 +119,7 @@ def kill_one(tmp_path: Path, db: Path, tag: str, rng: random.Random, partner: st
     assert set(batches.values()) <= {5}, batches  # a batch is all there or not at all
     assert len(mine) - len(reported) in (0, 1, 5)  # at most the one commit it had no time to report
     if other is not None and partner is not None:
-        partner_reported = check_reported(log, out.splitlines(), partner)
+        partner_reported = check_reported(log, out.splitlines(keepends=True), partner)
         assert len(partner_reported) == games_per_writer(120)
         partner_games = len(partner_reported)
     log.close()
