@@ -51,11 +51,11 @@ from .play.checks import (
 )
 from .play.intents import INTENTS, MAX_INTENT_SIZE, TIMELESS_INTENTS, parse, perform
 from .play.loading import read_board
-from .play.modes_api import ModeMethods
+from .play.modes_api import KeptTry, ModeMethods
 from .play.session import DEMO_LINE_STEPS, NavigationError, Session
 from .play.texts import LEVEL_NAMES, Joined, Refusal, Renders, Text, quote
 from .play.view import REVIEW_MARKS, picture
-from .play.workers import PROGRESS_EVERY, Callbacks, Workers
+from .play.workers import PROGRESS_EVERY, Backlog, Callbacks, Workers
 from .players import make_player
 from .records import GameLog
 from .rules import Rules
@@ -259,6 +259,7 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         self._workers = Workers(self.hold_sync, self._settle, self._callback_failed, self.log)
         self._move_callbacks: Callbacks[MoveCallback] = Callbacks(self._workers.lock)
         self._over_callbacks: Callbacks[GameOverCallback] = Callbacks(self._workers.lock)
+        self._tries: Backlog[KeptTry] = Backlog()  # puzzle tries on their way to the log
         start = read_board(board, rules)
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
@@ -420,12 +421,15 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         self._act(lambda session: self._aids.review())
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until no computer move is pending, no hint, score or review analysis runs
-        and every ``on_move``/``on_game_over`` callback already due has run (True), or
+        """Block until no computer move is pending, no hint, score or review analysis runs,
+        every puzzle try is kept in the log and every ``on_move``/``on_game_over`` callback
+        already due has run (True), or
         ``timeout`` seconds pass (False). With two unpaused computers this
         waits for the end of the game. Meant for scripts and tests: in a notebook it blocks
         the kernel until it returns."""
-        return self._workers.wait(lambda: self._session.pending is not None or self._aids.busy(), timeout)
+        return self._workers.wait(
+            lambda: self._session.pending is not None or self._aids.busy() or self._tries.busy(), timeout
+        )
 
     # -- callbacks ------------------------------------------------------------------------------
 

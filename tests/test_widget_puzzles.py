@@ -3,12 +3,14 @@ the widget's message handler, as in test_widget_model.py."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from reversi_widget import Board, InvalidPositionError, ReversiError, Rules, analyse
+from reversi_widget.play import modes_api
 from reversi_widget.play.editor import Editor
 from reversi_widget.play.puzzling import PerfectDefence, hint_region
 from reversi_widget.puzzle import Puzzle
@@ -140,6 +142,63 @@ def test_the_log_keeps_each_learners_tries(tmp_path: Path) -> None:
     assert other.wait(60)
     assert puzzle_tries(log, "Ben").rows == [("Ben", puzzle.name, str(puzzle.solution[0]), "yes", "yes")]
     assert class_results(log).rows == [("Ann", 1, 0, 2), ("Ben", 1, 1, 1)]
+
+
+def ends_not_at_once(puzzle: Puzzle, move: str) -> bool:
+    board = puzzle.board()
+    board.push(board.parse_move(move))
+    return not board.is_game_over()
+
+
+def test_a_try_is_kept_in_the_log_by_a_worker_while_the_widget_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keeping a try solves the rest of its game: that runs away from the widget's lock, so
+    the verdict, the next click and every read of the widget go on meanwhile, and the tries
+    reach the log in the order they were made."""
+    puzzle = next(p for p in quick() if ends_not_at_once(p, wrong_move(p)) and ends_not_at_once(p, str(p.solution[0])))
+    release, solving = threading.Event(), threading.Event()
+    real_solve = modes_api.solve
+
+    def held_solve(board: Board, *args: Any, **kwargs: Any) -> Any:
+        solving.set()
+        if not release.wait(30):
+            raise TimeoutError("the test never let the solve go on")
+        return real_solve(board, *args, **kwargs)
+
+    monkeypatch.setattr(modes_api, "solve", held_solve)
+    log = GameLog(tmp_path / "class.sqlite")
+    w, _ = widget(puzzle=puzzle, learner="Ann", log=log)
+    wrong, answer = wrong_move(puzzle), str(puzzle.solution[0])
+
+    def learner() -> None:
+        click(w, wrong)
+        assert solving.wait(10)
+        w.retry_puzzle()  # from Python: perfect defence may be replying to the wrong move now
+        click(w, answer)
+
+    clicks = threading.Thread(target=learner, daemon=True)
+    clicks.start()
+    clicks.join(10)
+    assert not clicks.is_alive(), "a click waited for the try to be kept"
+    assert w.puzzle_state["verdict_kind"] == "right" and w.puzzle_score == (0, 1)
+    assert w.board.move_stack[:1] == [w.board.parse_move(answer)]  # read under the lock, not blocked
+    assert not w.wait(0.2) and puzzle_tries(log).rows == []  # the first try's game is still being made
+    release.set()
+    assert w.wait(60)
+    assert [row[2:4] for row in puzzle_tries(log, "Ann")] == [(wrong, "no"), (answer, "yes")]
+
+
+def test_a_try_the_log_cannot_keep_is_said_in_a_notice(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite"
+    GameLog(path).add_many([])
+    puzzle = quick()[0]
+    w, _ = widget(puzzle=puzzle, learner="Ann", log=GameLog(path, readonly=True))
+    click(w, str(puzzle.solution[0]))
+    assert w.wait(60)
+    assert w.puzzle_state["verdict_kind"] == "right" and w.notice_kind == "error"
+    assert w.notice.startswith(f"The try at {puzzle.name} could not be kept in the log: ")
+    assert "opened with readonly=True" in w.notice and len(GameLog(path)) == 0
 
 
 # -- the editor --------------------------------------------------------------------------------

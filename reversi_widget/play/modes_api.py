@@ -1,12 +1,16 @@
 """The widget's Python methods for puzzle mode and the position editor.
 
 Each is one action of ``play/puzzling.py`` or ``play/editor.py`` run like every other
-widget method: under the widget's lock, its refusal raised, nothing changed then.
+widget method: under the widget's lock, its refusal raised, nothing changed then. A judged
+try is kept in the widget's log as a game that ends with perfect play: making it takes a
+solve, so a worker makes and writes it (``Workers.drain``), in the order of the tries, while
+the widget goes on answering.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..board import Move
@@ -20,8 +24,10 @@ from ..squares import COLOR_NAMES
 from .editor import edit_action
 from .puzzling import Attempt, PerfectDefence, PuzzleRun, puzzle_action
 from .session import Session
+from .texts import Text
+from .workers import Backlog, Workers
 
-__all__ = ["ModeMethods", "attempt_game"]
+__all__ = ["KeptTry", "ModeMethods", "attempt_game", "keep_try"]
 
 
 def attempt_game(attempt: Attempt, learner: str) -> Game:
@@ -52,11 +58,27 @@ def attempt_game(attempt: Attempt, learner: str) -> Game:
     return game
 
 
+@dataclass(frozen=True)
+class KeptTry:
+    """A judged try on its way to a log: the attempt, who made it, and the log it goes to."""
+
+    attempt: Attempt
+    learner: str
+    log: GameLog
+
+
+def keep_try(kept: KeptTry) -> None:
+    """Write one try to its log as a game (this solves the rest of the game: off the lock)."""
+    kept.log.add(attempt_game(kept.attempt, kept.learner))
+
+
 class ModeMethods:
     """Mixed into ``ReversiWidget``: puzzles and the editor from Python."""
 
     if TYPE_CHECKING:
         _session: Session
+        _workers: Workers
+        _tries: Backlog[KeptTry]
         game_log: GameLog | None
         black: Any
         white: Any
@@ -115,12 +137,21 @@ class ModeMethods:
             self.white = PerfectDefence() if learner_black else "human"
 
     def _judge(self) -> Attempt | None:
-        """Judge a new first move of the puzzle shown; a log keeps it as a game."""
+        """Judge a new first move of the puzzle shown (under the lock, from the proven
+        results: instant); a log gets it as a game from a worker."""
         run = self._session.puzzles
         attempt = None if run is None else run.observe(self._session)
-        if attempt is not None and self.game_log is not None and run is not None:
-            self.game_log.add(attempt_game(attempt, run.learner))
+        log = self.game_log
+        if attempt is None or run is None or log is None:
+            return attempt
+        if self._tries.add(KeptTry(attempt, run.learner, log)):  # no worker takes them yet
+            self._workers.drain("puzzle log", self._tries, keep_try, self._try_not_kept)
         return attempt
+
+    def _try_not_kept(self, kept: KeptTry, error: Exception) -> None:
+        """Said until the learner acts again: perfect defence's reply does not hide it."""
+        text = Text("notice_try_not_kept", puzzle=kept.attempt.puzzle.name, error=str(error))
+        self._session.notify("error", text, lasting=True)
 
     # -- the position editor ----------------------------------------------------------------
 
