@@ -260,6 +260,7 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         self._move_callbacks: Callbacks[MoveCallback] = Callbacks(self._workers.lock)
         self._over_callbacks: Callbacks[GameOverCallback] = Callbacks(self._workers.lock)
         self._tries: Backlog[KeptTry] = Backlog()  # puzzle tries on their way to the log
+        self._puzzle_sides_of: tuple[int, bool] | None = None  # the puzzle whose sides are set
         start = read_board(board, rules)
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
@@ -475,10 +476,11 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         """At the end of every operation: start what is due (a computer's move, an analysis),
         tell the callbacks of the moves played, and redraw every view."""
         session, workers = self._session, self._workers
+        self._puzzle_sides()
         self._judge()
         player = session.computer_due()
         if player is not None:
-            workers.computer_move(session, player, lambda: self.move_delay)
+            workers.computer_move(session, player, self._computer_delay)
         for job in self._aids.due():
             workers.run_job(job)
         for played in session.played:

@@ -97,6 +97,61 @@ def test_solution_next_and_the_end_of_the_list() -> None:
         w.next_puzzle()
 
 
+def test_the_next_puzzle_button_puts_the_learner_on_the_new_side_to_move() -> None:
+    """The buttons act like the Python methods: perfect defence never plays a learner's move."""
+    shallow = [p for p in shipped(size=8) if p.difficulty.empties <= 10]
+    puzzles = [next(p for p in shallow if p.turn == BLACK), next(p for p in shallow if p.turn == WHITE)]
+    w, _ = widget(puzzle=puzzles)
+    assert w.black == "human" and isinstance(w.white, PerfectDefence)
+    intent(w, "puzzle_next")
+    assert w.wait(30)
+    assert isinstance(w.black, PerfectDefence) and w.white == "human"
+    assert w.moves == [] and w.puzzle_state["verdict"] == "" and w.puzzle_score == (0, 0)
+    assert w.board.to_string() == puzzles[1].position
+
+
+def test_after_a_try_the_line_is_played_out_by_perfect_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(modes_api, "PLAY_OUT_DELAY", 0.01)
+    puzzle = next(p for p in quick() if ends_not_at_once(p, wrong_move(p)))
+    w, sent = widget(puzzle=puzzle)
+    assert w.puzzle_state["can_play_out"] is False
+    before = snapshot(w)
+    intent(w, "puzzle_play_out")  # nothing tried yet: it would give the answer away
+    assert sent.custom()[-1]["reason"].startswith("Refused: try a move or show the solution first")
+    assert snapshot(w) == before
+    wrong = wrong_move(puzzle)
+    click(w, wrong)
+    assert w.wait(60) and w.puzzle_state["can_play_out"] is True
+    intent(w, "puzzle_play_out")
+    assert isinstance(w.black, PerfectDefence) and isinstance(w.white, PerfectDefence)
+    assert w.puzzle_state["playing_out"] is True and w._computer_delay() == max(w.move_delay, 0.01)
+    assert w.wait(120) and w.game_over
+    outcome = w.board.outcome()
+    assert outcome is not None
+    margin = outcome.black - outcome.white if puzzle.turn == BLACK else outcome.white - outcome.black
+    assert margin == puzzle.result(wrong).score  # the tried move's exact result, played out
+    assert w.moves[0] == wrong and w.puzzle_score == (0, 1) and w.puzzle_state["verdict_kind"] == "wrong"
+    w.retry_puzzle()
+    learner = "black" if puzzle.turn == BLACK else "white"
+    assert getattr(w, learner) == "human" and w.puzzle_state["playing_out"] is False and w.moves == []
+
+
+def test_the_solution_shown_is_played_out_without_counting_as_a_try(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(modes_api, "PLAY_OUT_DELAY", 0.01)
+    puzzle = quick()[1]
+    log = GameLog(tmp_path / "class.sqlite")
+    w, _ = widget(puzzle=puzzle, learner="Ann", log=log)
+    w.show_solution()
+    w.play_out()
+    assert w.wait(120) and w.game_over
+    assert w.moves[0] in {str(m) for m in puzzle.solution} and w.puzzle_state["verdict_kind"] == "right"
+    assert w.puzzle_score == (0, 1) and puzzle_tries(log).rows == []  # seen, not tried
+    with pytest.raises(ReversiError, match="the game is over"):
+        w.play_out()
+
+
 def test_hints_name_a_region_and_scores_stay_hidden_until_it_is_solved() -> None:
     puzzle = next(p for p in quick() if hint_region(p) != "puzzle_hint_none")
     w, _ = widget(puzzle=puzzle, show_scores=True)
