@@ -62,6 +62,7 @@ def test_a_wrong_answer_is_explained(server: Server, page: Any) -> None:
     verdict = page.wait_for_selector(f'{root} [data-role=puzzle][data-verdict="wrong"] [data-role=puzzle-verdict]')
     assert verdict.inner_text() == puzzle.verdict(wrong.move).text
     assert "not a solution" in verdict.inner_text()
+    assert page.inner_text(f'{root} [data-action="puzzle_play_out"]') == "Play it out"
     page.click(f'{root} [data-action="puzzle_play_out"]')  # see why: perfect play to the end
     page.wait_for_selector(f"{root}[data-game-over]", timeout=90_000)
     told = run_code(page, 1, "o = w.board.outcome(); print(o.black - o.white, w.moves[0], 'END')")

@@ -14,9 +14,9 @@ from reversi_widget.play import modes_api
 from reversi_widget.play.editor import Editor
 from reversi_widget.play.puzzling import PerfectDefence, hint_region
 from reversi_widget.puzzle import Puzzle
-from reversi_widget.puzzles import class_results, puzzle_tries, shipped
+from reversi_widget.puzzles import class_results, pose, puzzle_tries, shipped
 from reversi_widget.records import GameLog
-from reversi_widget.squares import BLACK, WHITE
+from reversi_widget.squares import BLACK, WHITE, square_name
 from tests.support import click, send, snapshot, widget
 
 
@@ -278,6 +278,29 @@ def test_edit_a_position_by_clicks_and_play_from_it() -> None:
     move = sorted(w.legal)[0]
     click(w, move)
     assert w.moves == [move]
+
+
+def test_a_master_position_set_up_square_by_square_is_the_puzzle_again() -> None:
+    """The editor's result is a real position: ``w.board``, ``load()`` of the copied string,
+    ``pose`` and ``analyse`` all see it."""
+    puzzle = quick()[2]
+    w, _ = widget()
+    w.edit()
+    w.edit_clear()
+    squares = puzzle.position.split()[0]
+    for index, disc in enumerate(squares):
+        for _ in range({"X": 1, "O": 2}.get(disc, 0)):
+            intent(w, "edit_square", square=square_name(index))
+    w.edit_turn("black" if puzzle.turn == BLACK else "white")
+    assert w.position == puzzle.position  # what Copy position copies
+    w.edit_done()
+    assert w.board.to_string() == puzzle.position and not w.editing
+    again = pose(w.board, name=puzzle.name)
+    assert again.solution == puzzle.solution and again.results == puzzle.results and again.task == puzzle.task
+    assert {str(e.move) for e in analyse(w.board).moves} == {str(m) for m in puzzle.moves}
+    other, _ = widget()
+    other.load(w.position)
+    assert other.board == w.board
 
 
 @pytest.mark.parametrize(
