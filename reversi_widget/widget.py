@@ -449,7 +449,11 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
 
     def _record(self, widget: ReversiWidget, outcome: Outcome) -> None:
         """Keep a finished game in ``game_log``, once per line of moves (undo and redo to
-        the same end records nothing new)."""
+        the same end records nothing new). Not in puzzle mode: there the log keeps each try,
+        as a game played to its end by perfect play (``puzzles.puzzle_tries``)."""
+        with self._lock:
+            if self._session.puzzles is not None:
+                return
         game = self.game()
         key = f"{game.rules!r} {game.transcript(passes=True)}"
         if self.game_log is not None and key not in self._recorded:

@@ -148,6 +148,7 @@ def test_the_solution_shown_is_played_out_without_counting_as_a_try(
     assert w.wait(120) and w.game_over
     assert w.moves[0] in {str(m) for m in puzzle.solution} and w.puzzle_state["verdict_kind"] == "right"
     assert w.puzzle_score == (0, 1) and puzzle_tries(log).rows == []  # seen, not tried
+    assert len(log) == 0  # the line played on from a puzzle is no game of the class's log
     with pytest.raises(ReversiError, match="the game is over"):
         w.play_out()
 
@@ -197,6 +198,7 @@ def test_the_log_keeps_each_learners_tries(tmp_path: Path) -> None:
     assert other.wait(60)
     assert puzzle_tries(log, "Ben").rows == [("Ben", puzzle.name, str(puzzle.solution[0]), "yes", "yes")]
     assert class_results(log).rows == [("Ann", 1, 0, 2), ("Ben", 1, 1, 1)]
+    assert len(log) == 3  # the tries alone, whether the lines went on to the end or not
 
 
 def ends_not_at_once(puzzle: Puzzle, move: str) -> bool:
