@@ -213,7 +213,7 @@ def test_the_shipped_file_is_exactly_what_the_writer_makes(tmp_path: Path) -> No
     text = resources.files("reversi_widget").joinpath("data/puzzles.txt").read_text(encoding="utf-8")
     assert format_puzzles(shipped()) == text
     write_puzzles(shipped(), tmp_path / "again.txt")
-    assert read_puzzles(tmp_path / "again.txt") == shipped()
+    assert read_puzzles(tmp_path / "again.txt", prove=False) == shipped()  # proved above
 
 
 # -- verdicts -------------------------------------------------------------------------------
@@ -425,9 +425,9 @@ def test_a_wrong_reply_is_refused() -> None:
         parse_puzzles(text)
 
 
-def test_a_solution_wrong_for_its_position_is_refused_when_proved() -> None:
+def test_a_solution_wrong_for_its_position_is_refused() -> None:
     """Scores changed together with their solution read as consistent, and only the solver
-    can tell: ``prove=True`` does, naming the puzzle and the move."""
+    can tell: reading proves them (unless told not to), naming the puzzle and the move."""
     puzzle = a_puzzle("best", rules=Rules())
     top, second = puzzle.results[0], puzzle.results[1]
     swapped = block_of(puzzle)
@@ -439,14 +439,14 @@ def test_a_solution_wrong_for_its_position_is_refused_when_proved() -> None:
     lying = swapped.replace(line.group(0), "results: " + ", ".join(items))
     lying = re.sub(r"^solution: .*$", f"solution: {second.move}", lying, flags=re.M)
     lying = re.sub(r"^difficulty: .*$\n?", "", lying, flags=re.M)
-    accepted = parse_puzzles(lying)  # consistent on its face
+    accepted = parse_puzzles(lying, prove=False)  # consistent on its face
     assert accepted[0].solution == (second.move,)
     claimed = re.escape(f"{top.score:+d}")
     expected = (
         rf"lying.txt, line 3: puzzle '{re.escape(puzzle.name)}': {second.move} scores at most [-+][0-9]+, not {claimed}"
     )
     with pytest.raises(InvalidPositionError, match=expected):
-        parse_puzzles(lying, where="lying.txt", prove=True)
+        parse_puzzles(lying, where="lying.txt")
 
 
 def test_duplicate_names_and_bad_files_are_refused(tmp_path: Path, sample: Puzzle) -> None:
