@@ -3,6 +3,8 @@ the widget's message handler, as in test_widget_model.py."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from reversi_widget import Board, InvalidPositionError, ReversiError, Rules, ana
 from reversi_widget.play import modes_api
 from reversi_widget.play.editor import Editor
 from reversi_widget.play.puzzling import PerfectDefence, hint_region
+from reversi_widget.play.workers import Backlog, Workers
 from reversi_widget.puzzle import Puzzle
 from reversi_widget.puzzles import class_results, pose, puzzle_tries, shipped
 from reversi_widget.records import GameLog
@@ -244,6 +247,29 @@ def test_a_try_is_kept_in_the_log_by_a_worker_while_the_widget_answers(
     release.set()
     assert w.wait(60)
     assert [row[2:4] for row in puzzle_tries(log, "Ann")] == [(wrong, "no"), (answer, "yes")]
+
+
+def test_a_backlog_is_taken_in_order_by_one_worker_that_outlives_failures(caplog: pytest.LogCaptureFixture) -> None:
+    workers = Workers(contextlib.nullcontext, lambda: None, lambda callback, error: None, logging.getLogger("test"))
+    backlog: Backlog[int] = Backlog()
+    assert [backlog.add(item) for item in (1, 2, 3, 4)] == [True, False, False, False]  # one worker to start
+    handled: list[int] = []
+    reported: list[int] = []
+
+    def handle(item: int) -> None:
+        if item == 2:
+            raise ValueError("two")
+        handled.append(item)
+
+    def failed(item: int, error: Exception) -> None:
+        reported.append(item)
+        raise RuntimeError("the report fails too")
+
+    workers.drain("test", backlog, handle, failed)
+    assert workers.wait(backlog.busy, 10)
+    assert handled == [1, 3, 4] and reported == [2] and not backlog.waiting
+    assert "could not report a failure of the test worker" in caplog.text
+    assert backlog.add(5)  # the worker ended with the backlog: the next item starts one again
 
 
 def test_a_try_the_log_cannot_keep_is_said_in_a_notice(tmp_path: Path) -> None:

@@ -258,8 +258,11 @@ class Workers:
                 try:
                     handle(item)
                 except Exception as error:
-                    with self.operation():
-                        failed(item, error)
+                    try:
+                        with self.operation():
+                            failed(item, error)
+                    except Exception:  # the worker goes on: the items after it still wait
+                        self._log.exception("reversi-widget: could not report a failure of the %s worker", name)
                 yield 0.0  # without threads, the event loop gets a turn between two items
 
         self.spawn(name, work)
