@@ -125,6 +125,10 @@ def test_after_a_try_the_line_is_played_out_by_perfect_play(monkeypatch: pytest.
     wrong = wrong_move(puzzle)
     click(w, wrong)
     assert w.wait(60) and w.puzzle_state["can_play_out"] is True
+    w.jump(0)  # back at the puzzle's position, perfect play would play the answer
+    with pytest.raises(ReversiError, match="try a move or show the solution first"):
+        w.play_out()
+    w.jump(1)  # the play-out goes on from the position shown: the moves after it go
     intent(w, "puzzle_play_out")
     assert isinstance(w.black, PerfectDefence) and isinstance(w.white, PerfectDefence)
     assert w.puzzle_state["playing_out"] is True and w._computer_delay() == max(w.move_delay, 0.01)

@@ -130,11 +130,9 @@ class PuzzleRun:
         if not session.line or session.board.ply == 0 or session.line[0] == self.judged:
             return None
         move = session.line[0]
-        self.judged = move
-        if self.playing_out and self.verdict is None:  # the solution shown, now played: no try
-            self.verdict = self.puzzle.verdict(move)
+        self.judged, self.verdict = move, self.puzzle.verdict(move)
+        if self.playing_out:  # perfect play moved for the learner (the solution shown): no try
             return None
-        self.verdict = self.puzzle.verdict(move)
         first_try = self.index not in self.first_tries
         if first_try:
             self.first_tries[self.index] = self.verdict.solved and not self.solution_shown
@@ -161,10 +159,10 @@ class PuzzleRun:
         return None
 
     def can_play_out(self, session: Session) -> bool:
-        """A move was tried or the solution shown (else the play-out would give the answer
-        away), and the game is not over yet."""
-        tried = self.verdict is not None or self.solution_shown
-        return tried and not self.playing_out and not session.board.is_game_over()
+        """The game is not over, and it goes on from a tried move or the solution was shown:
+        from the puzzle's position, perfect play would give the answer away."""
+        tried = self.verdict is not None and session.board.ply > 0
+        return (tried or self.solution_shown) and not self.playing_out and not session.board.is_game_over()
 
     def play_out(self, session: Session) -> Refusal | None:
         """Perfect play for both sides from the position shown to the end of the game."""
