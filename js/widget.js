@@ -851,7 +851,10 @@ function puzzle(ctx) {
   const score = h("span", { class: "rw-puzzle-score", "data-role": "puzzle-score" });
   const task = h("p", { class: "rw-puzzle-task", "data-role": "puzzle-task" });
   const verdict = h("p", { class: "rw-puzzle-verdict", "data-role": "puzzle-verdict", "aria-live": "polite" });
-  const buttons = { retry: button("puzzle_retry"), solution: button("puzzle_solution"), next: button("puzzle_next") };
+  const buttons = {
+    retry: button("puzzle_retry"), solution: button("puzzle_solution"), playOut: button("puzzle_play_out"),
+    next: button("puzzle_next"),
+  };
   const el = h("div", { class: "rw-puzzle", "data-role": "puzzle", hidden: true },
     h("div", { class: "rw-puzzle-head" }, counter, score), task, verdict,
     h("div", { class: "rw-puzzle-actions" }, ...Object.values(buttons)));
@@ -867,6 +870,7 @@ function puzzle(ctx) {
     verdict.hidden = !p.verdict;
     flag(el, "data-verdict", !!p.verdict_kind, String(p.verdict_kind || ""));
     buttons.retry.disabled = !!p.at_start;
+    buttons.playOut.disabled = !p.can_play_out;
     buttons.next.disabled = p.index + 1 >= p.count;
   }
   life.on("puzzle_state", update);

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from . import native
 from .board import Board, Move
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
 from .geometry import squares_of
@@ -34,10 +35,20 @@ from .i18n import translate
 from .notation import format_line
 from .rules import Rules
 from .search import INFINITY, paused_gc
-from .solver import EndgameSearch, check_searchable, side_bitboards
+from .solver import WAIT_EMPTIES, EndgameSearch, check_searchable, side_bitboards
 from .squares import BLACK
 
-__all__ = ["TASKS", "Difficulty", "MoveResult", "Puzzle", "Source", "Verdict", "exact_results", "quick_order"]
+__all__ = [
+    "TASKS",
+    "Difficulty",
+    "MoveResult",
+    "Puzzle",
+    "Source",
+    "Verdict",
+    "endgame_search",
+    "exact_results",
+    "quick_order",
+]
 
 TASKS: tuple[str, ...] = ("best", "win", "win-by", "draw")
 
@@ -99,10 +110,26 @@ class Difficulty:
     decoys: int
 
     @property
+    def depth(self) -> int:
+        return max(0, (self.empties - 6) // 2)
+
+    @property
+    def traps(self) -> int:
+        return int(self.failing >= 4)
+
+    @property
     def level(self) -> int:
         """1 (easy) to 10 (hard)."""
-        depth = max(0, (self.empties - 6) // 2)
-        return max(1, min(10, depth + (self.failing >= 4) + min(self.decoys, 2)))
+        return max(1, min(10, self.depth + self.traps + min(self.decoys, 2)))
+
+    def __str__(self) -> str:
+        """The level and what makes it, e.g. ``"level 5 of 10: depth 3 (12 empty squares) +
+        traps 1 (5 of 6 moves fail) + decoys 1 (a quick eye tries 1 failing move first)"``."""
+        return (
+            f"level {self.level} of 10: depth {self.depth} ({self.empties} empty squares) + "
+            f"traps {self.traps} ({self.failing} of {self.moves} moves fail) + decoys {min(self.decoys, 2)} "
+            f"(a quick eye tries {self.decoys} failing move{'' if self.decoys == 1 else 's'} first)"
+        )
 
 
 @dataclass(frozen=True)
@@ -160,10 +187,19 @@ def exact_results(board: Board, search: EndgameSearch | None = None) -> tuple[Mo
     return tuple(sorted(out, key=lambda r: (-r.score, r.move.square)))
 
 
+def endgame_search(rules: Rules, empties: int) -> EndgameSearch:
+    """A solver for positions of up to ``empties`` empty squares under ``rules``: from
+    ``solver.WAIT_EMPTIES`` on it waits for the compiled one, as ``solve`` does (seconds of
+    compiling, once, against minutes of pure Python a position)."""
+    if rules.size in native.SIZES and empties >= WAIT_EMPTIES:
+        native.wait("endgame")
+    return EndgameSearch(rules.size, rules.goal, rules.scoring)
+
+
 def _solver_for(board: Board, search: EndgameSearch | None) -> EndgameSearch:
     """The given solver if it plays the board's size, goal and scoring, else a new one."""
     if search is None:
-        return EndgameSearch(board.size, board.rules.goal, board.rules.scoring)
+        return endgame_search(board.rules, board.empty_count())
     if (search.size, search.goal, search.scoring) != (board.size, board.rules.goal, board.rules.scoring):
         raise ReversiError(
             f"the solver plays {search.size}x{search.size} {search.goal} {search.scoring}, "

@@ -73,6 +73,7 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "puzzle_next",
     "puzzle_retry",
     "puzzle_solution",
+    "puzzle_play_out",
     "puzzle_counter",
     "puzzle_score",
     "edit",

@@ -51,11 +51,11 @@ from .play.checks import (
 )
 from .play.intents import INTENTS, MAX_INTENT_SIZE, TIMELESS_INTENTS, parse, perform
 from .play.loading import read_board
-from .play.modes_api import ModeMethods
+from .play.modes_api import KeptTry, ModeMethods
 from .play.session import DEMO_LINE_STEPS, NavigationError, Session
 from .play.texts import LEVEL_NAMES, Joined, Refusal, Renders, Text, quote
 from .play.view import REVIEW_MARKS, picture
-from .play.workers import PROGRESS_EVERY, Callbacks, Workers
+from .play.workers import PROGRESS_EVERY, Backlog, Callbacks, Workers
 from .players import make_player
 from .records import GameLog
 from .rules import Rules
@@ -259,6 +259,8 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         self._workers = Workers(self.hold_sync, self._settle, self._callback_failed, self.log)
         self._move_callbacks: Callbacks[MoveCallback] = Callbacks(self._workers.lock)
         self._over_callbacks: Callbacks[GameOverCallback] = Callbacks(self._workers.lock)
+        self._tries: Backlog[KeptTry] = Backlog()  # puzzle tries on their way to the log
+        self._puzzle_sides_of: tuple[int, bool] | None = None  # the puzzle whose sides are set
         start = read_board(board, rules)
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
@@ -420,12 +422,15 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         self._act(lambda session: self._aids.review())
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until no computer move is pending, no hint, score or review analysis runs
-        and every ``on_move``/``on_game_over`` callback already due has run (True), or
+        """Block until no computer move is pending, no hint, score or review analysis runs,
+        every puzzle try is kept in the log and every ``on_move``/``on_game_over`` callback
+        already due has run (True), or
         ``timeout`` seconds pass (False). With two unpaused computers this
         waits for the end of the game. Meant for scripts and tests: in a notebook it blocks
         the kernel until it returns."""
-        return self._workers.wait(lambda: self._session.pending is not None or self._aids.busy(), timeout)
+        return self._workers.wait(
+            lambda: self._session.pending is not None or self._aids.busy() or self._tries.busy(), timeout
+        )
 
     # -- callbacks ------------------------------------------------------------------------------
 
@@ -444,7 +449,11 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
 
     def _record(self, widget: ReversiWidget, outcome: Outcome) -> None:
         """Keep a finished game in ``game_log``, once per line of moves (undo and redo to
-        the same end records nothing new)."""
+        the same end records nothing new). Not in puzzle mode: there the log keeps each try,
+        as a game played to its end by perfect play (``puzzles.puzzle_tries``)."""
+        with self._lock:
+            if self._session.puzzles is not None:
+                return
         game = self.game()
         key = f"{game.rules!r} {game.transcript(passes=True)}"
         if self.game_log is not None and key not in self._recorded:
@@ -471,10 +480,11 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         """At the end of every operation: start what is due (a computer's move, an analysis),
         tell the callbacks of the moves played, and redraw every view."""
         session, workers = self._session, self._workers
+        self._puzzle_sides()
         self._judge()
         player = session.computer_due()
         if player is not None:
-            workers.computer_move(session, player, lambda: self.move_delay)
+            workers.computer_move(session, player, self._computer_delay)
         for job in self._aids.due():
             workers.run_job(job)
         for played in session.played:

@@ -290,6 +290,7 @@ def test_every_key_the_front_end_names_is_sent_in_every_language() -> None:
     named = set(re.findall(r"\bS\(\"(\w+)\"\)", source))
     named |= set(re.findall(r"\), \"(\w+)\"(?:, \"[\w-]+\")?\)", source))  # L(node, "key"[, "attribute"])
     named |= set(re.findall(r"\bL\(\w+, \"(\w+)\"", source))
+    named |= set(re.findall(r"\bbutton\(\"(\w+)\"(?:, \{[^}]*\})?\)", source))  # labelled by their action
     named |= {key for pair in re.findall(r"S\((\w+) \? \"(\w+)\" : \"(\w+)\"\)", source) for key in pair[1:]}
     assert len(named) > 10, f"too few keys found in js/widget.js: {sorted(named)}"
     assert named <= set(FRONT_END_KEYS), f"front-end keys Python does not send: {sorted(named - set(FRONT_END_KEYS))}"

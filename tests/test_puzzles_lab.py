@@ -1,5 +1,6 @@
 """Puzzles and the position editor in real JupyterLab, as a learner and a teacher meet them:
-solve a puzzle by clicking, get a wrong answer explained, set up a position and play from it.
+solve a puzzle by clicking, get a wrong answer explained and played out, set up a position
+and play from it.
 
 One JupyterLab server for the module; each test opens its own notebook, clicks the board and
 then asks the kernel what it holds.
@@ -61,6 +62,12 @@ def test_a_wrong_answer_is_explained(server: Server, page: Any) -> None:
     verdict = page.wait_for_selector(f'{root} [data-role=puzzle][data-verdict="wrong"] [data-role=puzzle-verdict]')
     assert verdict.inner_text() == puzzle.verdict(wrong.move).text
     assert "not a solution" in verdict.inner_text()
+    assert page.inner_text(f'{root} [data-action="puzzle_play_out"]') == "Play it out"
+    page.click(f'{root} [data-action="puzzle_play_out"]')  # see why: perfect play to the end
+    page.wait_for_selector(f"{root}[data-game-over]", timeout=90_000)
+    told = run_code(page, 1, "o = w.board.outcome(); print(o.black - o.white, w.moves[0], 'END')")
+    margin = puzzle.result(wrong.move).score * (1 if puzzle.turn else -1)
+    assert told.startswith(f"{margin} {wrong.move}")  # the tried move's exact result, played out
     page.click(f'{root} [data-action="puzzle_retry"]')
     page.wait_for_selector(f'{root} [data-square="{wrong.move}"][data-disc="empty"]')
     page.click(f'{root} [data-action="puzzle_solution"]')

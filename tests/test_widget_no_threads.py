@@ -11,6 +11,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -208,6 +209,24 @@ def test_an_analysis_lets_messages_in_at_its_progress_reports_and_one_there_stop
     assert calls == [start, Board.from_transcript("d3").to_string()] and pauses[0] == 0
     assert reports_after_the_move == []  # stopped in the very report where the click got in
     assert set(w.scores) == legal_squares(Board.from_transcript("d3")) and w.busy == ""
+
+
+def test_puzzle_tries_reach_the_log_in_slices(tmp_path: Path) -> None:
+    """A try is judged at once; its game for the log (which takes a solve) is made in a
+    slice of its own, after the click's message is answered."""
+    from reversi_widget.puzzles import puzzle_tries, shipped
+    from reversi_widget.records import GameLog
+
+    puzzle = next(p for p in shipped(size=8) if p.difficulty.empties <= 10)
+    log = GameLog(tmp_path / "class.sqlite")
+    w, _ = widget(puzzle=puzzle, learner="Ann", log=log)
+    wrong = next(str(r.move) for r in puzzle.results if r.move not in puzzle.solution)
+    click(w, wrong)
+    assert w.puzzle_state["verdict_kind"] == "wrong" and puzzle_tries(log).rows == []  # not yet written
+    w.retry_puzzle()
+    click(w, str(puzzle.solution[0]))
+    assert w.wait(60)
+    assert [row[2:4] for row in puzzle_tries(log, "Ann")] == [(wrong, "no"), (str(puzzle.solution[0]), "yes")]
 
 
 # -- the runner itself ----------------------------------------------------------------------------

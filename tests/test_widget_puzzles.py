@@ -3,18 +3,23 @@ the widget's message handler, as in test_widget_model.py."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from reversi_widget import Board, InvalidPositionError, ReversiError, Rules, analyse
+from reversi_widget.play import modes_api
 from reversi_widget.play.editor import Editor
 from reversi_widget.play.puzzling import PerfectDefence, hint_region
+from reversi_widget.play.workers import Backlog, Workers
 from reversi_widget.puzzle import Puzzle
-from reversi_widget.puzzles import class_results, puzzle_tries, shipped
+from reversi_widget.puzzles import class_results, pose, puzzle_tries, shipped
 from reversi_widget.records import GameLog
-from reversi_widget.squares import BLACK, WHITE
+from reversi_widget.squares import BLACK, WHITE, square_name
 from tests.support import click, send, snapshot, widget
 
 
@@ -95,6 +100,66 @@ def test_solution_next_and_the_end_of_the_list() -> None:
         w.next_puzzle()
 
 
+def test_the_next_puzzle_button_puts_the_learner_on_the_new_side_to_move() -> None:
+    """The buttons act like the Python methods: perfect defence never plays a learner's move."""
+    shallow = [p for p in shipped(size=8) if p.difficulty.empties <= 10]
+    puzzles = [next(p for p in shallow if p.turn == BLACK), next(p for p in shallow if p.turn == WHITE)]
+    w, _ = widget(puzzle=puzzles)
+    assert w.black == "human" and isinstance(w.white, PerfectDefence)
+    intent(w, "puzzle_next")
+    assert w.wait(30)
+    assert isinstance(w.black, PerfectDefence) and w.white == "human"
+    assert w.moves == [] and w.puzzle_state["verdict"] == "" and w.puzzle_score == (0, 0)
+    assert w.board.to_string() == puzzles[1].position
+
+
+def test_after_a_try_the_line_is_played_out_by_perfect_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(modes_api, "PLAY_OUT_DELAY", 0.01)
+    puzzle = next(p for p in quick() if ends_not_at_once(p, wrong_move(p)))
+    w, sent = widget(puzzle=puzzle)
+    assert w.puzzle_state["can_play_out"] is False
+    before = snapshot(w)
+    intent(w, "puzzle_play_out")  # nothing tried yet: it would give the answer away
+    assert sent.custom()[-1]["reason"].startswith("Refused: try a move or show the solution first")
+    assert snapshot(w) == before
+    wrong = wrong_move(puzzle)
+    click(w, wrong)
+    assert w.wait(60) and w.puzzle_state["can_play_out"] is True
+    w.jump(0)  # back at the puzzle's position, perfect play would play the answer
+    with pytest.raises(ReversiError, match="try a move or show the solution first"):
+        w.play_out()
+    w.jump(1)  # the play-out goes on from the position shown: the moves after it go
+    intent(w, "puzzle_play_out")
+    assert isinstance(w.black, PerfectDefence) and isinstance(w.white, PerfectDefence)
+    assert w.puzzle_state["playing_out"] is True and w._computer_delay() == max(w.move_delay, 0.01)
+    assert w.wait(120) and w.game_over
+    outcome = w.board.outcome()
+    assert outcome is not None
+    margin = outcome.black - outcome.white if puzzle.turn == BLACK else outcome.white - outcome.black
+    assert margin == puzzle.result(wrong).score  # the tried move's exact result, played out
+    assert w.moves[0] == wrong and w.puzzle_score == (0, 1) and w.puzzle_state["verdict_kind"] == "wrong"
+    w.retry_puzzle()
+    learner = "black" if puzzle.turn == BLACK else "white"
+    assert getattr(w, learner) == "human" and w.puzzle_state["playing_out"] is False and w.moves == []
+
+
+def test_the_solution_shown_is_played_out_without_counting_as_a_try(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(modes_api, "PLAY_OUT_DELAY", 0.01)
+    puzzle = quick()[1]
+    log = GameLog(tmp_path / "class.sqlite")
+    w, _ = widget(puzzle=puzzle, learner="Ann", log=log)
+    w.show_solution()
+    w.play_out()
+    assert w.wait(120) and w.game_over
+    assert w.moves[0] in {str(m) for m in puzzle.solution} and w.puzzle_state["verdict_kind"] == "right"
+    assert w.puzzle_score == (0, 1) and puzzle_tries(log).rows == []  # seen, not tried
+    assert len(log) == 0  # the line played on from a puzzle is no game of the class's log
+    with pytest.raises(ReversiError, match="the game is over"):
+        w.play_out()
+
+
 def test_hints_name_a_region_and_scores_stay_hidden_until_it_is_solved() -> None:
     puzzle = next(p for p in quick() if hint_region(p) != "puzzle_hint_none")
     w, _ = widget(puzzle=puzzle, show_scores=True)
@@ -140,6 +205,87 @@ def test_the_log_keeps_each_learners_tries(tmp_path: Path) -> None:
     assert other.wait(60)
     assert puzzle_tries(log, "Ben").rows == [("Ben", puzzle.name, str(puzzle.solution[0]), "yes", "yes")]
     assert class_results(log).rows == [("Ann", 1, 0, 2), ("Ben", 1, 1, 1)]
+    assert len(log) == 3  # the tries alone, whether the lines went on to the end or not
+
+
+def ends_not_at_once(puzzle: Puzzle, move: str) -> bool:
+    board = puzzle.board()
+    board.push(board.parse_move(move))
+    return not board.is_game_over()
+
+
+def test_a_try_is_kept_in_the_log_by_a_worker_while_the_widget_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keeping a try solves the rest of its game: that runs away from the widget's lock, so
+    the verdict, the next click and every read of the widget go on meanwhile, and the tries
+    reach the log in the order they were made."""
+    puzzle = next(p for p in quick() if ends_not_at_once(p, wrong_move(p)) and ends_not_at_once(p, str(p.solution[0])))
+    release, solving = threading.Event(), threading.Event()
+    real_solve = modes_api.solve
+
+    def held_solve(board: Board, *args: Any, **kwargs: Any) -> Any:
+        solving.set()
+        if not release.wait(30):
+            raise TimeoutError("the test never let the solve go on")
+        return real_solve(board, *args, **kwargs)
+
+    monkeypatch.setattr(modes_api, "solve", held_solve)
+    log = GameLog(tmp_path / "class.sqlite")
+    w, _ = widget(puzzle=puzzle, learner="Ann", log=log)
+    wrong, answer = wrong_move(puzzle), str(puzzle.solution[0])
+
+    def learner() -> None:
+        click(w, wrong)
+        assert solving.wait(10)
+        w.retry_puzzle()  # from Python: perfect defence may be replying to the wrong move now
+        click(w, answer)
+
+    clicks = threading.Thread(target=learner, daemon=True)
+    clicks.start()
+    clicks.join(10)
+    assert not clicks.is_alive(), "a click waited for the try to be kept"
+    assert w.puzzle_state["verdict_kind"] == "right" and w.puzzle_score == (0, 1)
+    assert w.board.move_stack[:1] == [w.board.parse_move(answer)]  # read under the lock, not blocked
+    assert not w.wait(0.2) and puzzle_tries(log).rows == []  # the first try's game is still being made
+    release.set()
+    assert w.wait(60)
+    assert [row[2:4] for row in puzzle_tries(log, "Ann")] == [(wrong, "no"), (answer, "yes")]
+
+
+def test_a_backlog_is_taken_in_order_by_one_worker_that_outlives_failures(caplog: pytest.LogCaptureFixture) -> None:
+    workers = Workers(contextlib.nullcontext, lambda: None, lambda callback, error: None, logging.getLogger("test"))
+    backlog: Backlog[int] = Backlog()
+    assert [backlog.add(item) for item in (1, 2, 3, 4)] == [True, False, False, False]  # one worker to start
+    handled: list[int] = []
+    reported: list[int] = []
+
+    def handle(item: int) -> None:
+        if item == 2:
+            raise ValueError("two")
+        handled.append(item)
+
+    def failed(item: int, error: Exception) -> None:
+        reported.append(item)
+        raise RuntimeError("the report fails too")
+
+    workers.drain("test", backlog, handle, failed)
+    assert workers.wait(backlog.busy, 10)
+    assert handled == [1, 3, 4] and reported == [2] and not backlog.waiting
+    assert "could not report a failure of the test worker" in caplog.text
+    assert backlog.add(5)  # the worker ended with the backlog: the next item starts one again
+
+
+def test_a_try_the_log_cannot_keep_is_said_in_a_notice(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite"
+    GameLog(path).add_many([])
+    puzzle = quick()[0]
+    w, _ = widget(puzzle=puzzle, learner="Ann", log=GameLog(path, readonly=True))
+    click(w, str(puzzle.solution[0]))
+    assert w.wait(60)
+    assert w.puzzle_state["verdict_kind"] == "right" and w.notice_kind == "error"
+    assert w.notice.startswith(f"The try at {puzzle.name} could not be kept in the log: ")
+    assert "opened with readonly=True" in w.notice and len(GameLog(path)) == 0
 
 
 # -- the editor --------------------------------------------------------------------------------
@@ -164,6 +310,29 @@ def test_edit_a_position_by_clicks_and_play_from_it() -> None:
     move = sorted(w.legal)[0]
     click(w, move)
     assert w.moves == [move]
+
+
+def test_a_master_position_set_up_square_by_square_is_the_puzzle_again() -> None:
+    """The editor's result is a real position: ``w.board``, ``load()`` of the copied string,
+    ``pose`` and ``analyse`` all see it."""
+    puzzle = quick()[2]
+    w, _ = widget()
+    w.edit()
+    w.edit_clear()
+    squares = puzzle.position.split()[0]
+    for index, disc in enumerate(squares):
+        for _ in range({"X": 1, "O": 2}.get(disc, 0)):
+            intent(w, "edit_square", square=square_name(index))
+    w.edit_turn("black" if puzzle.turn == BLACK else "white")
+    assert w.position == puzzle.position  # what Copy position copies
+    w.edit_done()
+    assert w.board.to_string() == puzzle.position and not w.editing
+    again = pose(w.board, name=puzzle.name)
+    assert again.solution == puzzle.solution and again.results == puzzle.results and again.task == puzzle.task
+    assert {str(e.move) for e in analyse(w.board).moves} == {str(m) for m in puzzle.moves}
+    other, _ = widget()
+    other.load(w.position)
+    assert other.board == w.board
 
 
 @pytest.mark.parametrize(

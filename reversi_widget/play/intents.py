@@ -16,7 +16,7 @@ from ..errors import InvalidMoveError
 from ..squares import parse_square, square_name
 from .aids import Aids
 from .editor import EDIT_INTENTS, edit_action
-from .puzzling import hides_answer, puzzle_action
+from .puzzling import PUZZLE_INTENTS, hides_answer, puzzle_action
 from .session import Session
 from .texts import Refusal, Text, quote
 
@@ -40,6 +40,7 @@ INTENTS: dict[str, dict[str, type]] = {
     "puzzle_next": {"ply": int},
     "puzzle_retry": {"ply": int},
     "puzzle_solution": {"ply": int},
+    "puzzle_play_out": {"ply": int},
     "edit": {"ply": int},
     "edit_square": {"square": str, "ply": int},
     "edit_turn": {"color": str, "ply": int},
@@ -82,10 +83,7 @@ ACTIONS: dict[str, Action] = {
     "review": lambda session, aids, intent: aids.review(),
     "pause": lambda session, aids, intent: session.pause(),
     "resume": lambda session, aids, intent: session.resume(),
-    **{
-        kind: lambda session, aids, intent: puzzle_action(session, intent.kind)
-        for kind in ("puzzle_next", "puzzle_retry", "puzzle_solution")
-    },
+    **{kind: lambda session, aids, intent: puzzle_action(session, intent.kind) for kind in PUZZLE_INTENTS},
     **{
         kind: lambda session, aids, intent: edit_action(session, intent.kind, intent.move, intent.color)
         for kind in EDIT_INTENTS

@@ -1,12 +1,13 @@
 """Puzzle mode: a list of puzzles, the verdict on each first move, the score of the session.
 
 The puzzle's position is loaded into the session like any game, the learner on the side to
-move and ``PerfectDefence`` on the other. Whatever plays the first move (a click, practice
-mode, ``w.play``), ``observe`` judges it from the puzzle's proven results, so the verdict (in
-the ``puzzle_state`` trait) is instant and exact; the game then goes on against perfect
-defence, so the learner sees why. The score counts a puzzle as solved when its first judged
-move solves it before the solution was shown. A hint names a region ("look at the corners"),
-never the square.
+move and ``PerfectDefence`` on the other (``sides``). Whatever plays the first move (a click,
+practice mode, ``w.play``), ``observe`` judges it from the puzzle's proven results, so the
+verdict (in the ``puzzle_state`` trait) is instant and exact; the game then goes on against
+perfect defence, so the learner sees why. Once a move was tried or the solution shown,
+``play_out`` hands the learner's side to perfect play too, and the line plays itself to the
+end. The score counts a puzzle as solved when its first judged move solves it before the
+solution was shown. A hint names a region ("look at the corners"), never the square.
 """
 
 from __future__ import annotations
@@ -18,10 +19,14 @@ from ..board import Board, Move
 from ..errors import ReversiError
 from ..puzzle import Puzzle, Verdict
 from ..solver import solve
+from ..squares import BLACK, WHITE
 from .session import Session
 from .texts import Refusal, Text
 
-__all__ = ["Attempt", "PerfectDefence", "PuzzleRun", "SolutionText", "hint_region"]
+__all__ = ["PUZZLE_INTENTS", "Attempt", "PerfectDefence", "PuzzleRun", "SolutionText", "hint_region"]
+
+#: The intents of puzzle mode (js/PROTOCOL.md).
+PUZZLE_INTENTS = ("puzzle_next", "puzzle_retry", "puzzle_solution", "puzzle_play_out")
 
 
 class PerfectDefence:
@@ -85,6 +90,8 @@ class PuzzleRun:
         self.puzzles = items
         self.learner = learner
         self.index = 0
+        self.begun = 0  # puzzles shown so far (a retry shows one again): the sides follow it
+        self.playing_out = False  # perfect play on both sides, to the end of the game
         self.judged: Move | None = None  # the first move of the line last judged
         self.verdict: Verdict | None = None
         self.solution_shown = False
@@ -104,11 +111,18 @@ class PuzzleRun:
         """The puzzle shown is settled: a solving move was played, or the solution shown."""
         return self.solution_shown or (self.verdict is not None and self.verdict.solved)
 
+    def sides(self) -> tuple[bool, bool]:
+        """Whether perfect play takes (Black, White): the side not to move in the puzzle,
+        and both while the line is played out."""
+        learner = self.puzzle.turn
+        return (self.playing_out or learner != BLACK, self.playing_out or learner != WHITE)
+
     def begin(self, session: Session, index: int) -> None:
         """Show puzzle ``index``: its position in the session, nothing judged yet."""
         self.index = index
+        self.begun += 1
         self.judged = self.verdict = None
-        self.solution_shown = self.hint_shown = False
+        self.solution_shown = self.hint_shown = self.playing_out = False
         session.start(self.puzzle.board())
 
     def observe(self, session: Session) -> Attempt | None:
@@ -116,8 +130,9 @@ class PuzzleRun:
         if not session.line or session.board.ply == 0 or session.line[0] == self.judged:
             return None
         move = session.line[0]
-        self.judged = move
-        self.verdict = self.puzzle.verdict(move)
+        self.judged, self.verdict = move, self.puzzle.verdict(move)
+        if self.playing_out:  # perfect play moved for the learner (the solution shown): no try
+            return None
         first_try = self.index not in self.first_tries
         if first_try:
             self.first_tries[self.index] = self.verdict.solved and not self.solution_shown
@@ -141,6 +156,24 @@ class PuzzleRun:
         self.solution_shown = True
         self.first_tries.setdefault(self.index, False)
         session.notify("info", SolutionText(self.puzzle))
+        return None
+
+    def can_play_out(self, session: Session) -> bool:
+        """The game is not over, and it goes on from a tried move or the solution was shown:
+        from the puzzle's position, perfect play would give the answer away."""
+        tried = self.verdict is not None and session.board.ply > 0
+        return (tried or self.solution_shown) and not self.playing_out and not session.board.is_game_over()
+
+    def play_out(self, session: Session) -> Refusal | None:
+        """Perfect play for both sides from the position shown to the end of the game."""
+        refusal = session.practice_waiting() or (session.human_refusal() if session.board.is_game_over() else None)
+        if refusal is not None:
+            return refusal
+        if not self.can_play_out(session):
+            return Refusal(Text("notice_refused_puzzle_untried"))
+        self.playing_out = True
+        session.cut_line()  # it goes on from the position shown, not along moves undone
+        session.set_paused(False)
         return None
 
     def hint(self, session: Session) -> Refusal | None:
@@ -169,17 +202,24 @@ class PuzzleRun:
             "tried": tried,
             "learner": self.learner,
             "at_start": session.board.ply == 0,
+            "can_play_out": self.can_play_out(session),
+            "playing_out": self.playing_out,
         }
 
 
 def puzzle_action(session: Session, kind: str) -> Refusal | None:
-    """``puzzle_next``, ``puzzle_retry`` or ``puzzle_solution``: only in puzzle mode."""
+    """One of ``PUZZLE_INTENTS``: only in puzzle mode."""
     run = session.puzzles
     if run is None:
         return Refusal(Text("notice_refused_no_puzzle", kind=kind))
     if session.editor is not None:
         return Refusal(Text("notice_refused_editing"))
-    actions = {"puzzle_next": run.next, "puzzle_retry": run.retry, "puzzle_solution": run.show_solution}
+    actions = {
+        "puzzle_next": run.next,
+        "puzzle_retry": run.retry,
+        "puzzle_solution": run.show_solution,
+        "puzzle_play_out": run.play_out,
+    }
     return actions[kind](session)
 
 

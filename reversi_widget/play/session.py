@@ -280,6 +280,13 @@ class Session:
         self.clear_notice()
         self.advance()
 
+    def cut_line(self) -> None:
+        """Drop the moves after the position shown (a puzzle's play-out goes on from here)."""
+        if self.board.ply < len(self.line):
+            del self.line[self.board.ply :]
+            self.line_id += 1
+            self._invalidate()
+
     def stop_for_editing(self) -> None:
         """The position is about to be edited: a computer's move or a practice disc is dropped."""
         self._invalidate()

@@ -14,7 +14,7 @@ import logging
 import sys
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Generic, TypeVar
@@ -25,7 +25,7 @@ from .aids import Job
 from .session import Session
 from .slices import EventLoopRunner, Work
 
-__all__ = ["PROGRESS_EVERY", "THREADS", "Callbacks", "Stale", "Workers"]
+__all__ = ["PROGRESS_EVERY", "THREADS", "Backlog", "Callbacks", "Stale", "Workers"]
 
 #: Seconds between two progress updates sent to the views by one running analysis.
 PROGRESS_EVERY = 0.1
@@ -41,6 +41,26 @@ class Stale(Exception):
 
 Callback = tuple[Callable[..., object], tuple[object, ...]]
 _F = TypeVar("_F")
+_T = TypeVar("_T")
+
+
+class Backlog(Generic[_T]):
+    """Items to be handled away from the lock one after the other, in the order they came
+    (a learner's tries, kept in a log): one worker at a time takes them (``Workers.drain``).
+    Read and changed under the widget's lock."""
+
+    def __init__(self) -> None:
+        self.waiting: deque[_T] = deque()
+        self.draining = False  # a worker takes the items; it stops when none is left
+
+    def add(self, item: _T) -> bool:
+        """Queue ``item``; True when no worker takes the items yet, so one must start."""
+        self.waiting.append(item)
+        start, self.draining = not self.draining, True
+        return start
+
+    def busy(self) -> bool:
+        return self.draining
 
 
 class Callbacks(Generic[_F]):
@@ -215,6 +235,37 @@ class Workers:
                 session.computer_moved(generation, choice)
 
         self.spawn(player_name(player), work)
+
+    def drain(
+        self,
+        name: str,
+        backlog: Backlog[_T],
+        handle: Callable[[_T], None],
+        failed: Callable[[_T, Exception], None],
+    ) -> None:
+        """Handle the items of ``backlog`` away from the lock, oldest first, until none is
+        left; ``failed(item, error)`` is told, as an operation, of an item that raised. Call
+        it when ``backlog.add`` says a worker must start."""
+
+        def work() -> Iterator[float]:
+            while True:
+                with self.idle:
+                    if not backlog.waiting:
+                        backlog.draining = False
+                        self.idle.notify_all()  # wait() may return now
+                        return
+                    item = backlog.waiting.popleft()
+                try:
+                    handle(item)
+                except Exception as error:
+                    try:
+                        with self.operation():
+                            failed(item, error)
+                    except Exception:  # the worker goes on: the items after it still wait
+                        self._log.exception("reversi-widget: could not report a failure of the %s worker", name)
+                yield 0.0  # without threads, the event loop gets a turn between two items
+
+        self.spawn(name, work)
 
     def run_job(self, job: Job) -> None:
         """Run an analysis away from the lock: its progress is recorded at most every
