@@ -844,7 +844,7 @@ function puzzle(ctx) {
   const life = ctx.scope();
   const button = (action) => {
     const b = L(h("button", { type: "button", class: "rw-btn", "data-action": action, ...OWN_KEYS }), action);
-    b.addEventListener("click", () => send({ kind: action }));
+    b.addEventListener("click", () => send({ kind: action, puzzle: get("puzzle_state", {}).index }));
     return b;
   };
   const counter = h("span", { class: "rw-puzzle-counter", "data-role": "puzzle-counter" });

@@ -33,7 +33,12 @@ def wrong_move(puzzle: Puzzle) -> str:
 
 
 def intent(w: Any, kind: str, **fields: object) -> None:
-    send(w, {"kind": kind, **fields, "ply": w.ply})
+    """An intent as the front end sends it: with the ply shown, and a puzzle button's with
+    the puzzle shown."""
+    content: dict[str, object] = {"kind": kind, "ply": w.ply}
+    if kind.startswith("puzzle_"):
+        content["puzzle"] = w.puzzle_state.get("index", 0)
+    send(w, {**content, **fields})
 
 
 # -- puzzles ---------------------------------------------------------------------------------
@@ -98,6 +103,21 @@ def test_solution_next_and_the_end_of_the_list() -> None:
     assert snapshot(w) == before
     with pytest.raises(ReversiError, match="last of the 2 puzzles"):
         w.next_puzzle()
+
+
+def test_puzzle_buttons_are_judged_by_the_puzzle_shown_not_the_ply() -> None:
+    """Perfect defence may answer the learner's move while a click on Next is on its way:
+    the click still counts; a click made for another puzzle is refused and changes nothing."""
+    puzzles = quick()[:3]
+    w, sent = widget(puzzle=puzzles)
+    click(w, str(puzzles[0].solution[0]))
+    assert w.wait(60)
+    intent(w, "puzzle_next", ply=0)  # made before the learner's move and the reply landed
+    assert w.current_puzzle == puzzles[1] and w.board.to_string() == puzzles[1].position
+    before = snapshot(w)
+    intent(w, "puzzle_next", puzzle=0)  # a second click on the first puzzle's Next
+    assert sent.custom()[-1]["reason"] == "Refused: the message was made for puzzle 1 but puzzle 2 is shown; try again"
+    assert snapshot(w) == before and w.current_puzzle == puzzles[1]
 
 
 def test_the_next_puzzle_button_puts_the_learner_on_the_new_side_to_move() -> None:

@@ -37,10 +37,10 @@ INTENTS: dict[str, dict[str, type]] = {
     "review": {"ply": int},
     "pause": {"ply": int},
     "resume": {"ply": int},
-    "puzzle_next": {"ply": int},
-    "puzzle_retry": {"ply": int},
-    "puzzle_solution": {"ply": int},
-    "puzzle_play_out": {"ply": int},
+    "puzzle_next": {"puzzle": int, "ply": int},
+    "puzzle_retry": {"puzzle": int, "ply": int},
+    "puzzle_solution": {"puzzle": int, "ply": int},
+    "puzzle_play_out": {"puzzle": int, "ply": int},
     "edit": {"ply": int},
     "edit_square": {"square": str, "ply": int},
     "edit_turn": {"color": str, "ply": int},
@@ -132,7 +132,13 @@ def parse(content: object, buffers: object, session: Session) -> Intent | Refusa
         if isinstance(square, Refusal):
             return square
         move = square
-    if content["ply"] != board.ply and kind not in TIMELESS_INTENTS:
+    if kind in PUZZLE_INTENTS:
+        # A puzzle button speaks of the puzzle shown, not of the ply: perfect defence may
+        # have answered the learner's move between the click and its arrival.
+        shown = session.puzzles.index if session.puzzles is not None else None
+        if shown is not None and content["puzzle"] != shown:
+            return Refusal(Text("notice_refused_stale_puzzle", got=quote(content["puzzle"] + 1), shown=shown + 1))
+    elif content["ply"] != board.ply and kind not in TIMELESS_INTENTS:
         return Refusal(Text("notice_refused_stale", got=quote(content["ply"]), ply=board.ply))
     return Intent(kind, move, content.get("to", 0), content.get("color", ""))
 

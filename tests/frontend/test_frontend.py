@@ -1030,3 +1030,16 @@ def test_every_label_the_view_draws_comes_from_strings(boot: Any, language: str)
     names = set(FRONT_END_KEYS) | set(re.findall(r'"([a-z]+_[a-z_]+)"', (JS / "widget.js").read_text()))
     bare = names - words  # Catalan's "jugada legal" holds a key as a word of its own
     assert not tokens & bare, sorted(tokens & bare)
+
+
+def test_puzzle_buttons_send_the_puzzle_shown(boot: Any) -> None:
+    """A puzzle button names the puzzle it was clicked on (Python judges staleness by it)."""
+    state = {"index": 1, "count": 3, "task": "Black to move: find a winning move.", "verdict": "",
+             "verdict_kind": "", "solved": 0, "tried": 0, "at_start": False, "can_play_out": True}  # fmt: skip
+    page = boot(8, puzzle_state=state, ply=2)
+    page.click(f'{V1} [data-action="puzzle_next"]')
+    page.click(f'{V1} [data-action="puzzle_solution"]')
+    assert sent(page) == [
+        {"kind": "puzzle_next", "puzzle": 1, "ply": 2},
+        {"kind": "puzzle_solution", "puzzle": 1, "ply": 2},
+    ]
