@@ -116,7 +116,7 @@ def in_thread(work: Callable[[], object]) -> tuple[threading.Thread, list[object
     return thread, outcome
 
 
-def test_halted_stops_a_running_search_and_the_gil_is_free(kernels: ModuleType) -> None:
+def test_a_halt_stops_a_running_search_and_the_gil_is_free(kernels: ModuleType) -> None:
     search = EndgameSearch(6)
     assert search.compiled
     p, o = side_bitboards(hard_position())
@@ -126,14 +126,14 @@ def test_halted_stops_a_running_search_and_the_gil_is_free(kernels: ModuleType) 
     while time.perf_counter() < until:
         spins += 1
     assert thread.is_alive() and spins > 10_000
-    search.halted = True
+    search.stop.halt()
     thread.join(30)
     assert not thread.is_alive() and isinstance(outcome[0], SearchTimeout)
     assert search.nodes > 0
     # Halted stays halted until cleared, then the same object searches again.
     with pytest.raises(SearchTimeout):
         search.search(p, o, -INFINITY, INFINITY)
-    search.halted = False
+    search.stop.clear()
     board = random_position(Rules(size=6), 8, random.Random(3))
     assert search.search(*side_bitboards(board), -INFINITY, INFINITY) == solve(board).score
 
