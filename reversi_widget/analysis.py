@@ -19,7 +19,7 @@ from . import native
 from .board import Board, Move
 from .engine import check_time_limit, compiled_midgame_ready, make_midgame
 from .progress import Progress, notebook_progress
-from .search import INFINITY, MAX_DEPTH, SearchTimeout, exact_score, paused_gc, score_to_margin
+from .search import INFINITY, MAX_DEPTH, SearchTimeout, StopSignal, exact_score, paused_gc, score_to_margin
 from .solver import EndgameSearch, check_searchable, side_bitboards
 from .squares import BLACK, COLOR_NAMES, Color
 
@@ -155,6 +155,7 @@ def analyse(
     progress: Progress | None = None,
     *,
     show_progress: bool = False,
+    stop: StopSignal | None = None,
 ) -> Analysis:
     """Score every legal move of ``board`` for the side to move, best first.
 
@@ -166,7 +167,8 @@ def analyse(
     Moves are ranked by ``MoveAnalysis.rank``: a proven win above any estimate.
     ``progress(fraction, message)`` is called along the way; ``show_progress`` shows a bar in
     a notebook. A position where the side to move must pass has one entry, the pass. The
-    board is not changed.
+    board is not changed. ``stop.halt()``, from another thread, ends it at once with
+    ``SearchTimeout`` (the widget stops an analysis whose position has moved on).
     """
     check_searchable(board, "analyse")
     depth = _check_depth(depth)
@@ -175,11 +177,12 @@ def analyse(
         progress = notebook_progress("Analysing")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
+    signal = StopSignal() if stop is None else stop
     rules = board.rules
     if board.must_pass():
         passed = board.copy(stack=False)
         passed.push_pass()
-        reply = analyse(passed, depth, time_limit, progress)
+        reply = analyse(passed, depth, time_limit, progress, stop=signal)
         best = reply.best
         entry = MoveAnalysis(
             Move.null(board.size), -best.score, best.exact, (Move.null(board.size), *best.line), depth=best.depth
@@ -194,20 +197,24 @@ def analyse(
     nodes = 0
     reached = empties
     if want_exact:
-        solver = EndgameSearch(board.size, rules.goal, rules.scoring)
+        solver = EndgameSearch(board.size, rules.goal, rules.scoring, signal)
         # With a time limit the exact attempt leaves a third of it for the estimate.
         solver.deadline = None if time_limit is None else start + time_limit * 2 / 3
         try:
             with paused_gc():
                 entries = _exact_entries(board, solver, progress)
         except SearchTimeout:
+            if signal.halted:
+                raise
             entries = None
+        finally:
+            signal.set_deadline(None)
         nodes += solver.nodes
     if entries is None:
         if depth is None:
             depth = MAX_DEPTH if time_limit is not None else default_depth(board.size)
         with paused_gc():
-            entries, reached, mid_nodes = _midgame_entries(board, depth, deadline, progress)
+            entries, reached, mid_nodes = _midgame_entries(board, depth, deadline, progress, signal)
         nodes += mid_nodes
     entries.sort(key=lambda e: -e.rank)
     if progress is not None:
@@ -249,12 +256,14 @@ def _exact_entries(board: Board, solver: EndgameSearch, progress: Progress | Non
 
 
 def _midgame_entries(
-    board: Board, depth: int, deadline: float | None, progress: Progress | None
+    board: Board, depth: int, deadline: float | None, progress: Progress | None, stop: StopSignal
 ) -> tuple[list[MoveAnalysis], int, int]:
     """Iterative deepening over every move with a full window; the last depth completed
-    for all moves is kept. Depth 1 always completes, whatever the deadline."""
+    for all moves is kept. Depth 1 always completes, whatever the deadline; a halt of
+    ``stop`` ends it anywhere with ``SearchTimeout``."""
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring)
+    search.stop = stop
     moves = board._geo.moves
     children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board)]
     scores: dict[Move, int] = {}
@@ -263,7 +272,7 @@ def _midgame_entries(
     start = time.perf_counter()
     try:
         for d in range(1, max_depth + 1):
-            search.stop.set_deadline(deadline if d > 1 else None)
+            stop.set_deadline(deadline if d > 1 else None)
             current: dict[Move, int] = {}
             # Best moves of the last depth first: their lines fill the table for the rest.
             ordered = sorted(children, key=lambda c: -scores.get(c[0], 0))
@@ -280,9 +289,11 @@ def _midgame_entries(
             if all(score_to_margin(v)[1] for v in scores.values()):
                 break  # every move is already proven: deeper changes nothing
     except SearchTimeout:
-        pass  # keep the last depth completed
+        if stop.halted:
+            raise
+        # Past the deadline: keep the last depth completed.
     finally:
-        search.stop.clear()
+        stop.set_deadline(None)
     entries = []
     for move, no, np_, _reply in children:
         score = scores[move]
@@ -327,6 +338,7 @@ def review(
     progress: Progress | None = None,
     *,
     show_progress: bool = False,
+    stop: StopSignal | None = None,
 ) -> list[MoveReview]:
     """Review every move of a game (a ``Game`` or a ``Board`` with its move stack): the best
     move of each position, the played move's score and the discs it lost. ``depth`` and
@@ -338,6 +350,7 @@ def review(
     solver. There a move that keeps the best result is never charged a loss. Before that the
     scores are estimates, and a proven win is never charged against another proven win
     (a depth-limited search proves the win but only a lower bound of its margin).
+    ``stop.halt()``, from another thread, ends it at once with ``SearchTimeout``.
     """
     from .game import Game
 
@@ -365,7 +378,8 @@ def review(
         if progress is not None:
             progress(done / len(played_moves), f"reviewed move {ply} of {len(played_moves)}")
 
-    values = _exact_values(positions, played_moves, depth, time_limit, reviewed)
+    signal = StopSignal() if stop is None else stop
+    values = _exact_values(positions, played_moves, depth, time_limit, reviewed, signal)
     reviews: list[MoveReview] = []
     for index, played in enumerate(played_moves):
         ply = index + 1
@@ -381,7 +395,7 @@ def review(
         if forced:
             reviews.append(MoveReview(ply, color, played, played, 0.0, 0.0, 0.0, False, True))
         else:
-            analysis = analyse(position, depth, time_limit)
+            analysis = analyse(position, depth, time_limit, stop=signal)
             top, mine = analysis.best, analysis[played]
             both_won = mine.exact and top.exact and mine.score > 0  # margins of proven wins are lower bounds
             loss = 0.0 if mine.rank >= top.rank or both_won else max(0.0, top.score - mine.score)
@@ -399,6 +413,7 @@ def _exact_values(
     depth: int | None,
     time_limit: float | None,
     reviewed: Callable[[int], None],
+    stop: StopSignal,
 ) -> dict[int, tuple[int, Move | None]]:
     """The exact value of the positions at the end of a game, for the side to move in each,
     with a best move where the played one is not (``None`` where it is): by index into
@@ -410,29 +425,33 @@ def _exact_values(
     if not last.is_game_over():
         return values  # an unfinished line: nothing to start the chain from
     first = last.rules
-    solver = EndgameSearch(last.size, first.goal, first.scoring)
+    solver = EndgameSearch(last.size, first.goal, first.scoring, stop)
     p, o = side_bitboards(last)
     values[len(positions) - 1] = (solver.final(p, o), None)
     plies = len(played_moves)
-    with paused_gc():
-        for index in range(plies - 1, -1, -1):
-            position = positions[index]
-            if not _solve_in_review(position, plies - index, depth, time_limit):
-                break
-            floor = -values[index + 1][0]  # the played move's exact score
-            played = played_moves[index]
-            if not played or position.in_placement() or len(position.legal_moves) == 1:
-                values[index] = (floor, None)
-            else:
-                budget = _review_budget(position, time_limit)
-                solver.deadline = None if budget is None else time.perf_counter() + budget
-                try:
-                    value, best = _value_above(solver, position, floor)
-                except SearchTimeout:
+    try:
+        with paused_gc():
+            for index in range(plies - 1, -1, -1):
+                position = positions[index]
+                if not _solve_in_review(position, plies - index, depth, time_limit):
                     break
-                values[index] = (value, best)
-            reviewed(index + 1)
-    solver.deadline = None
+                floor = -values[index + 1][0]  # the played move's exact score
+                played = played_moves[index]
+                if not played or position.in_placement() or len(position.legal_moves) == 1:
+                    values[index] = (floor, None)
+                else:
+                    budget = _review_budget(position, time_limit)
+                    solver.deadline = None if budget is None else time.perf_counter() + budget
+                    try:
+                        value, best = _value_above(solver, position, floor)
+                    except SearchTimeout:
+                        if stop.halted:
+                            raise
+                        break
+                    values[index] = (value, best)
+                reviewed(index + 1)
+    finally:
+        solver.deadline = None
     return values
 
 

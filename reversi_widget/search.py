@@ -151,21 +151,18 @@ class _AlarmClock:
         self.armed: set[int] = set()  # tokens neither rung nor disarmed
         self.tokens = itertools.count()
         self.thread: threading.Thread | None = None
-        self.unavailable = False  # no thread can start here: the clock checks alone stop searches
 
     def arm(self, flag: Any, deadline: float) -> int | None:
-        """Ring ``flag`` at ``deadline``; a token for ``disarm``, or None where no thread can run."""
+        """Ring ``flag`` at ``deadline``; a token for ``disarm``, or None where no thread can
+        start (Pyodide, where nothing is compiled either: the clock checks stop the search)."""
         with self.condition:
-            if self.thread is None and not self.unavailable:
+            if self.thread is None:
                 thread = threading.Thread(target=self._run, name="reversi-widget-alarm", daemon=True)
                 try:
                     thread.start()
-                except RuntimeError:  # Pyodide: no threads, and nothing compiled to poll a flag
-                    self.unavailable = True
-                else:
-                    self.thread = thread
-            if self.unavailable:
-                return None
+                except RuntimeError:
+                    return None
+                self.thread = thread
             token = next(self.tokens)
             heapq.heappush(self.pending, (deadline, token, flag))
             self.armed.add(token)

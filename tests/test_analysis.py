@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -235,7 +236,9 @@ def test_review_before_the_solved_end_never_charges_one_proven_win_against_anoth
         1: [entry("f4", 5.0, False), entry("f6", 3.0, False), entry("d6", 1.0, False)],
     }
 
-    def analyse_staged(position: Board, depth: int | None = None, time_limit: float | None = None) -> Analysis:
+    def analyse_staged(
+        position: Board, depth: int | None = None, time_limit: float | None = None, stop: Any = None
+    ) -> Analysis:
         entries = sorted(staged[position.ply], key=lambda e: -e.rank)
         assert sorted(str(e.move) for e in entries) == sorted(str(m) for m in position.legal_moves)
         rules = position.rules

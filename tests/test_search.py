@@ -208,15 +208,21 @@ def test_without_threads_the_clock_alone_stops_a_pure_search(monkeypatch: pytest
     def no_threads(self: threading.Thread) -> None:
         raise RuntimeError("can't start new thread")
 
-    monkeypatch.setattr(search, "_alarm_clock", search._AlarmClock())
-    monkeypatch.setattr(threading.Thread, "start", no_threads)
+    monkeypatch.setattr(search, "_alarm_clock", search._AlarmClock())  # its thread not started yet
     signal = StopSignal()
-    signal.set_deadline(time.perf_counter() + 0.05)  # no alarm can ring: no error either
-    assert not signal.expired()
-    time.sleep(0.1)
-    assert signal.expired() and signal.flag[0] == 0
-    signal.halt()
-    assert signal.expired()
+    with monkeypatch.context() as patched:
+        patched.setattr(threading.Thread, "start", no_threads)
+        signal.set_deadline(time.perf_counter() + 0.05)  # no alarm can ring: no error either
+        assert not signal.expired()
+        time.sleep(0.1)
+        assert signal.expired() and signal.flag[0] == 0
+        signal.halt()
+        assert signal.expired()
+    # Where threads can start again, the alarm clock starts with the next deadline.
+    signal.clear()
+    signal.set_deadline(time.perf_counter() + 0.02)
+    wait_for(lambda: signal.flag[0])
+    assert signal.flag[0] == DEADLINE
 
 
 def test_on_check_runs_at_every_look() -> None:

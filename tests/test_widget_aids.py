@@ -208,7 +208,7 @@ class HeldAnalysis:
         self.started = threading.Semaphore(0)
 
     def __call__(
-        self, board: Board, depth: int | None = None, time_limit: float | None = None, progress: Any = None
+        self, board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None, stop: Any = None
     ) -> Any:
         from reversi_widget.analysis import analyse
 
@@ -255,7 +255,7 @@ def test_a_stale_analysis_is_cancelled_at_its_next_progress_report(
     started, stopped = threading.Event(), threading.Event()
     calls = []
 
-    def endless(board: Board, depth: int | None = None, time_limit: float | None = None, progress: Any = None) -> Any:
+    def endless(board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None, stop: Any = None) -> Any:
         calls.append(board.ply)
         if len(calls) > 1:
             return analyse(board, depth=1)
@@ -283,6 +283,102 @@ def test_a_stale_analysis_is_cancelled_at_its_next_progress_report(
         w.set_state({"show_scores": False})  # the toggle: nobody wants the analysis now
         assert w.busy == "" and stopped.wait(5)
         assert w.wait(5) and w.scores == {} and calls == [0]
+    join_workers(w)
+
+
+class Watched:
+    """The real ``analyse`` or ``review`` for the widget, noting when each progress report
+    comes and how the call ends."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.reports: list[float] = []  # time.monotonic() of each report
+        self.ended = threading.Event()
+        self.raised: list[BaseException] = []
+
+    def __call__(self, board: Board, *args: Any, progress: Any = None, stop: Any = None, **kwargs: Any) -> Any:
+        def report(fraction: float, message: str) -> None:
+            self.reports.append(time.monotonic())
+            progress(fraction, message)
+
+        try:
+            return self.real(board, *args, progress=report, stop=stop, **kwargs)
+        except BaseException as error:
+            self.raised.append(error)
+            raise
+        finally:
+            self.ended.set()
+
+    def wait_inside_a_search(self, seconds: float) -> None:
+        """Until ``seconds`` have passed since the last report: deep inside one root move."""
+        until = time.monotonic() + 120
+        while not (self.reports and time.monotonic() - self.reports[-1] > seconds):
+            assert time.monotonic() < until and not self.ended.is_set()
+            time.sleep(0.01)
+
+
+def use_path(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reversi_widget import native
+    from tests.native_support import require_compiled
+
+    if path == "pure":
+        native.wait("midgame")  # a warm-up under way that saw the variable would give up for good
+        monkeypatch.setenv(native.PURE_ENV, "1")
+    else:
+        require_compiled("midgame")
+        require_compiled("endgame")
+
+
+@pytest.mark.parametrize("path", ["pure", "compiled"])
+@pytest.mark.parametrize("trigger", ["a move", "scores hidden"])
+def test_a_stale_analysis_stops_in_the_middle_of_its_search(
+    monkeypatch: pytest.MonkeyPatch, path: str, trigger: str
+) -> None:
+    from reversi_widget.analysis import analyse
+    from reversi_widget.play import aids as aids_module
+    from reversi_widget.search import SearchTimeout
+
+    use_path(path, monkeypatch)
+    watched = Watched(analyse)
+    monkeypatch.setattr(aids_module, "analyse", watched)
+    w, _ = widget(show_scores=trigger == "scores hidden", analysis_depth=40)
+    if trigger == "a move":
+        w.hint()  # for the start only: after a move nothing wants it
+    watched.wait_inside_a_search(0.5)
+    (job,) = w._workers.jobs
+    reports = len(watched.reports)
+    if trigger == "a move":
+        click(w, "d3")
+    else:
+        w.set_state({"show_scores": False})
+    assert job.stop.halted  # by the very operation that made it stale
+    assert watched.ended.wait(5) and isinstance(watched.raised[0], SearchTimeout)
+    assert len(watched.reports) == reports  # it never finished the root move it was in
+    assert w.wait(5) and w.busy == "" and w._workers.jobs == []
+    assert w.hints == [] and w.scores == {} and "failed" not in w.notice
+    join_workers(w)
+
+
+@pytest.mark.parametrize("path", ["pure", "compiled"])
+def test_a_stale_review_stops_in_the_middle_of_its_search(monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    from reversi_widget.analysis import review
+    from reversi_widget.play import aids as aids_module
+    from reversi_widget.search import SearchTimeout
+
+    use_path(path, monkeypatch)
+    watched = Watched(review)
+    monkeypatch.setattr(aids_module, "review", watched)
+    w, _ = finished_game()
+    w.analysis_depth = 40  # every position estimated to depth 40: far more than the test waits
+    w.review()
+    watched.wait_inside_a_search(0.5)
+    (job,) = w._workers.jobs
+    reports = len(watched.reports)
+    send(w, {"kind": "new_game", "ply": w.ply})
+    assert job.stop.halted
+    assert watched.ended.wait(5) and isinstance(watched.raised[0], SearchTimeout)
+    assert len(watched.reports) == reports
+    assert w.wait(5) and w.busy == "" and w.review_moves == [] and "failed" not in w.notice
     join_workers(w)
 
 
@@ -365,7 +461,9 @@ def test_review_shows_its_progress_and_a_stale_review_is_dropped(monkeypatch: py
     w, _ = finished_game()
     halfway, go_on = threading.Event(), threading.Event()
 
-    def slow_review(board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None) -> Any:
+    def slow_review(
+        board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None, stop: Any = None
+    ) -> Any:
         progress(0.5, "half")
         halfway.set()
         assert go_on.wait(5)
