@@ -4,7 +4,10 @@ move actually played.
 Scores are disc margins from the point of view of the side to move in the analysed
 position: ``+4`` means that after this move the mover expects to finish four discs ahead
 (under the inverted goal: four discs *behind*, which is what it wants). An exact score is a
-proven final margin under perfect play (see ``solver``); otherwise it is the evaluation's
+proven final margin under perfect play (see ``solver``). A depth-limited search that finds a
+forced end on every line the opponent can choose proves a win or a loss, but only a bound on
+its margin (a win by at least the score, a loss by at least as much: longer lines it did not
+see to the end may do better for the winner); otherwise the score is the evaluation's
 estimate at the depth searched.
 """
 
@@ -55,30 +58,44 @@ def default_depth(size: int) -> int:
 
 @dataclass(frozen=True)
 class MoveAnalysis:
-    """One legal move: its score for the side to move, and the line the search expects."""
+    """One legal move: its score for the side to move, and the line the search expects.
+
+    ``exact``: the score is the final margin under perfect play. ``bound``: the move is a
+    proven win or loss, but the score only bounds its margin (a win by at least ``score``,
+    a loss by at least ``-score``). Neither: the score is an estimate."""
 
     move: Move
     score: float
     exact: bool
     line: tuple[Move, ...]
     depth: int
+    bound: bool = False
+
+    @property
+    def proven(self) -> bool:
+        """Whether the result (win, draw or loss) is proven, its margin exact or a bound."""
+        return self.exact or self.bound
 
     @property
     def result(self) -> str | None:
-        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move when exact, else ``None``."""
-        if not self.exact:
+        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move when proven, else ``None``."""
+        if not self.proven:
             return None
         return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
 
     def score_text(self) -> str:
-        """``"+4"`` (exact) or ``"+3.25"`` (estimate)."""
+        """``"+4"`` (exact), ``">=+6"`` or ``"<=-6"`` (a proven win or loss by at least that
+        many discs) or ``"+3.25"`` (estimate)."""
+        if self.bound:
+            return f"{'>=' if self.score > 0 else '<='}{self.score:+.0f}"
         return f"{self.score:+.0f}" if self.exact else f"{self.score:+.2f}"
 
     @property
     def rank(self) -> int:
         """The score on the search's scale, by which moves are compared: a proven win ranks
-        above every estimate, however large, and a proven loss below."""
-        return exact_score(round(self.score)) if self.exact else round(self.score * 100)
+        above every estimate, however large, and a proven loss below; a bound ranks by the
+        margin it guarantees, as the search that found it compared it."""
+        return exact_score(round(self.score)) if self.proven else round(self.score * 100)
 
 
 @dataclass(frozen=True)
@@ -185,7 +202,7 @@ def analyse(
         reply = analyse(passed, depth, time_limit, progress, stop=signal)
         best = reply.best
         entry = MoveAnalysis(
-            Move.null(board.size), -best.score, best.exact, (Move.null(board.size), *best.line), depth=best.depth
+            Move.null(board.size), -best.score, best.exact, (Move.null(board.size), *best.line), best.depth, best.bound
         )
         return Analysis(
             board.to_string(), board.size, board.turn, rules.goal, rules.scoring, (entry,), reply.depth, reply.nodes,
@@ -295,11 +312,14 @@ def _midgame_entries(
     finally:
         stop.set_deadline(None)
     entries = []
+    # Searched to the end on every line, every score is exact; short of it, a proven result
+    # only bounds its margin.
+    to_the_end = reached >= board.empty_count()
     for move, no, np_, _reply in children:
         score = scores[move]
-        margin, exact = score_to_margin(score)
+        margin, proven = score_to_margin(score)
         line = (move, *_moves_of(search.principal_line(no, np_, max(0, reached - 1)), board.size))
-        entries.append(MoveAnalysis(move, margin, exact, line, reached))
+        entries.append(MoveAnalysis(move, margin, to_the_end, line, reached, proven and not to_the_end))
     return entries, reached, search.take_nodes()
 
 
@@ -310,7 +330,9 @@ class MoveReview:
     ``loss`` is how many discs of final margin the played move gave away by the analysis
     (0 for the best move, a pass or a placement); ``forced`` marks passes, placements of the
     free start and positions with a single legal move. ``exact`` says the scores, and so the
-    loss, are proven final margins under perfect play rather than the analysis' estimates."""
+    loss, are proven final margins under perfect play rather than the analysis' estimates;
+    ``bound`` that the played move is a proven win or loss whose margin ``played_score``
+    only bounds (see ``MoveAnalysis.bound``)."""
 
     ply: int
     color: Color
@@ -321,14 +343,20 @@ class MoveReview:
     loss: float
     exact: bool
     forced: bool
+    bound: bool = False
 
     def __str__(self) -> str:
         who = COLOR_NAMES[self.color]
         if self.forced:
             return f"{self.ply}. {who} {self.played} (forced)"
-        how = "exact" if self.exact else "estimate"
+        how = "exact" if self.exact else "proven" if self.bound else "estimate"
+        score = (
+            f"{'>=' if self.played_score > 0 else '<='}{self.played_score:+g}"
+            if self.bound
+            else f"{self.played_score:+g}"
+        )
         verdict = "best" if self.loss <= 0 else f"loses {self.loss:g} (best {self.best} {self.best_score:+g})"
-        return f"{self.ply}. {who} {self.played} {self.played_score:+g} {how}: {verdict}"
+        return f"{self.ply}. {who} {self.played} {score} {how}: {verdict}"
 
 
 def review(
@@ -348,8 +376,9 @@ def review(
     value bounds the one before, and the solver's table carries over), wherever ``analyse``
     would solve exactly, and for the last ``REVIEW_EXACT_PLIES`` plies with the compiled
     solver. There a move that keeps the best result is never charged a loss. Before that the
-    scores are estimates, and a proven win is never charged against another proven win
-    (a depth-limited search proves the win but only a lower bound of its margin).
+    scores are estimates or bounds, and a proven win is never charged against another proven
+    win unless both margins are exact (a depth-limited search proves a win but only a lower
+    bound of its margin: see ``MoveAnalysis.bound``).
     ``stop.halt()``, from another thread, ends it at once with ``SearchTimeout``.
     """
     from .game import Game
@@ -397,12 +426,14 @@ def review(
         else:
             analysis = analyse(position, depth, time_limit, stop=signal)
             top, mine = analysis.best, analysis[played]
-            both_won = mine.exact and top.exact and mine.score > 0  # margins of proven wins are lower bounds
+            # Two proven wins of which one margin is a bound: which is larger is not known.
+            both_won = mine.result == top.result == "win" and not (mine.exact and top.exact)
             loss = 0.0 if mine.rank >= top.rank or both_won else max(0.0, top.score - mine.score)
             best = played if loss == 0 else top.move
             best_score = mine.score if loss == 0 else top.score
-            exact = mine.exact and top.exact and not both_won
-            reviews.append(MoveReview(ply, color, played, best, mine.score, best_score, loss, exact, False))
+            exact = mine.exact and top.exact
+            entry = MoveReview(ply, color, played, best, mine.score, best_score, loss, exact, False, mine.bound)
+            reviews.append(entry)
         reviewed(ply)
     return reviews
 

@@ -237,7 +237,7 @@ class Aids:
             "notice_hint",
             color=color_text(self.session.board.turn),
             moves=Listed(tuple(str(entry.move) for entry in best)),
-            score=margin_text(best[0].score, best[0].exact),
+            score=margin_text(best[0].score, best[0].exact, best[0].bound),
         )
 
 
@@ -247,7 +247,8 @@ def best_moves(analysis: Analysis) -> list[MoveAnalysis]:
 
 
 def review_done_text(reviews: list[MoveReview]) -> Text:
-    """The discs each side gave away, summed: exact only if every move of that side was solved."""
+    """The discs each side gave away, summed: exact only if every move of that side was solved;
+    and from which move on the scores are exact."""
     lost = {BLACK: 0.0, WHITE: 0.0}
     exact = {BLACK: True, WHITE: True}
     for entry in reviews:
@@ -260,4 +261,18 @@ def review_done_text(reviews: list[MoveReview]) -> Text:
         white=color_text(WHITE),
         black_loss=discs_text(lost[BLACK], exact[BLACK]),
         white_loss=discs_text(lost[WHITE], exact[WHITE]),
+        certainty=certainty_text(reviews),
     )
+
+
+def certainty_text(reviews: list[MoveReview]) -> Text:
+    """Where a review's scores are exact: everywhere, from some move to the end (where the
+    end of the game was solved), or nowhere (forced moves are not scored and do not count)."""
+    scored = [entry for entry in reviews if not entry.forced]
+    estimated = [entry.ply for entry in scored if not entry.exact]
+    if not estimated:
+        return Text("review_all_exact")
+    first_exact = next((entry.ply for entry in scored if entry.ply > estimated[-1]), None)
+    if first_exact is None:
+        return Text("review_all_estimates")
+    return Text("review_exact_from", ply=first_exact)
