@@ -58,7 +58,8 @@ __all__ = [
     "solve_root",
 ]
 
-#: Below this many empties, the list-walking search without move generation is used.
+#: Below this many empties, the list-walking search without move generation is used (the
+#: compiled solver has its own threshold, ``native.endgame.SHALLOW_EMPTIES``, tuned to its speed).
 SHALLOW_EMPTIES = 6
 #: Up to this many empties, children are tried in static order rather than fastest first.
 STATIC_ORDER_EMPTIES = 5

@@ -1,6 +1,6 @@
 """The compiled exact solver against the pure-Python one: the same scores and best-move sets
 on random positions of 4x4, 6x6 and 8x8 under both goals and both scorings, correct bounds
-for any window, and the same stopping behaviour (deadline, ``halted``) and bad-input errors."""
+for any window, and the same stopping behaviour (deadline, halt) and bad-input errors."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_same_scores_and_best_moves(
     kernels: ModuleType, monkeypatch: pytest.MonkeyPatch, size: int, goal: str, scoring: str
 ) -> None:
     rules = Rules(size=size, goal=goal, scoring=scoring)
-    for board in positions(rules, 40, f"{size}{goal}{scoring}"):
+    for board in positions(rules, 100, f"{size}{goal}{scoring}"):
         compiled = solve(board)
         with pure_solver(monkeypatch):
             pure = solve(board)
