@@ -270,6 +270,34 @@ def test_a_midgame_search_to_the_end_is_exact() -> None:
     assert {str(e.move): e.score for e in entries} == {str(e.move): true_score(board, e.move) for e in entries}
 
 
+@pytest.mark.parametrize("size", [4, 6, 8])
+def test_analysis_and_review_are_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """What a user gets does not depend on numba: every move's score and how sure it is,
+    and every reviewed move, are the same with the compiled core and on the pure path."""
+    from reversi_widget import native
+    from tests.native_support import require_compiled
+
+    require_compiled("midgame")
+    require_compiled("endgame")
+    rng = random.Random(size)
+
+    def seen(board: Board, depth: int) -> dict[str, tuple[float, bool, bool]]:
+        return {str(e.move): (e.score, e.exact, e.bound) for e in analyse(board, depth=depth).moves}
+
+    cases = []
+    for _ in range(6):
+        rules = Rules(size=size, goal=rng.choice(["classic", "inverted"]), scoring=rng.choice(["count", "tournament"]))
+        board = play_random(Board(rules=rules), rng, rng.randint(2, size * size - 8))
+        if not board.is_game_over():
+            cases.append((board, rng.randint(1, 4)))
+    game = play_random(Board(rules=Rules(size=size)), rng)
+    compiled = [seen(board, depth) for board, depth in cases], [str(r) for r in review(game, depth=2)]
+    with monkeypatch.context() as pure:
+        pure.setenv(native.PURE_ENV, "1")
+        assert [seen(board, depth) for board, depth in cases] == compiled[0]
+        assert [str(r) for r in review(game, depth=2)] == compiled[1]
+
+
 def test_a_proven_win_ranks_above_any_estimate() -> None:
     move = Move.from_name("a1")
     win, loss, draw = (MoveAnalysis(move, score, True, (move,), 10) for score in (2.0, -2.0, 0.0))
