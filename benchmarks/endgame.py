@@ -123,12 +123,15 @@ def ffo(args: argparse.Namespace) -> int:
     ratios: dict[str, list[float]] = {"wall": [], "cpu": []}
     worst = 0.0
     failures = 0
+    medians: list[str] = []
     for problem in problems:
         empties = problem.board.empty_count()
+        walls: list[tuple[float, float]] = []  # (ours, Edax's) of each round
         for _ in range(args.repeat):
             wall, cpu, check = solve_ours(problem)
             failures += check != "ok"
             line = f"#{problem.number} ({empties} empties): ours {wall:6.2f} s wall, {cpu:6.2f} s CPU, {check}"
+            edax_wall = float("nan")
             if args.edax is not None:
                 edax_wall, edax_cpu, edax_score = solve_edax(args.edax, problem)
                 ratio_wall, ratio_cpu = wall / max(edax_wall, 1e-3), cpu / max(edax_cpu, 1e-3)
@@ -139,7 +142,18 @@ def ffo(args: argparse.Namespace) -> int:
                     f"; Edax {edax_wall:6.2f} s wall, {edax_cpu:6.2f} s CPU, score {edax_score}"
                     f"; ratio {ratio_wall:.2f}x wall, {ratio_cpu:.2f}x CPU"
                 )
+            walls.append((wall, edax_wall))
             print(line, flush=True)
+        if args.repeat > 1:
+            ours_median = statistics.median(w for w, _ in walls)
+            summary = f"#{problem.number}: median of {args.repeat}: ours {ours_median:.2f} s wall"
+            if args.edax is not None:
+                edax_median = statistics.median(e for _, e in walls)
+                ratio_median = statistics.median(w / max(e, 1e-3) for w, e in walls)
+                summary += f", Edax {edax_median:.2f} s, ratio {ratio_median:.2f}x"
+            medians.append(summary)
+    for summary in medians:
+        print(summary)
     if ratios["wall"]:
         for kind, values in ratios.items():
             print(

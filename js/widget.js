@@ -634,7 +634,9 @@ function moveList(ctx, jump) {
     showPly();
   }
   // After a review: each move carries its loss (data-loss), a mark on bad moves ("?!", "?",
-  // "??") and a tooltip naming the best move, all from `review_moves`.
+  // "??"), how sure its scores are (data-certainty: "exact", "bound" for a proven win or loss
+  // whose margin is a bound, "estimate") and a tooltip naming the best move and saying how
+  // sure it is, all from `review_moves`.
   function markReview() {
     const review = new Map();
     for (const e of get("review_moves", []) || []) if (e && typeof e.ply === "number") review.set(e.ply, e);
@@ -646,6 +648,7 @@ function moveList(ctx, jump) {
       flag(b, "data-loss", !!e && !forced && typeof e.loss === "number", e && String(e.loss));
       flag(b, "data-mark", !!(e && e.mark), e && String(e.mark));
       flag(b, "data-best", !!e && !forced, e && String(e.best));
+      flag(b, "data-certainty", !!e && !forced, e && (e.exact ? "exact" : e.bound ? "bound" : "estimate"));
       if (e && e.mark) b.append(h("span", { class: "rw-annot", "aria-hidden": "true" }, String(e.mark)));
       if (e && e.note) { // the tooltip, and the same words for screen readers
         b.setAttribute("title", String(e.note));

@@ -4,7 +4,10 @@ move actually played.
 Scores are disc margins from the point of view of the side to move in the analysed
 position: ``+4`` means that after this move the mover expects to finish four discs ahead
 (under the inverted goal: four discs *behind*, which is what it wants). An exact score is a
-proven final margin under perfect play (see ``solver``); otherwise it is the evaluation's
+proven final margin under perfect play (see ``solver``). A depth-limited search that finds a
+forced end on every line the opponent can choose proves a win or a loss, but only a bound on
+its margin (a win by at least the score, a loss by at least as much: longer lines it did not
+see to the end may do better for the winner); otherwise the score is the evaluation's
 estimate at the depth searched.
 """
 
@@ -19,7 +22,7 @@ from . import native
 from .board import Board, Move
 from .engine import check_time_limit, compiled_midgame_ready, make_midgame
 from .progress import Progress, notebook_progress
-from .search import INFINITY, MAX_DEPTH, SearchTimeout, exact_score, paused_gc, score_to_margin
+from .search import INFINITY, MAX_DEPTH, SearchTimeout, StopSignal, exact_score, paused_gc, score_to_margin
 from .solver import EndgameSearch, check_searchable, side_bitboards
 from .squares import BLACK, COLOR_NAMES, Color
 
@@ -55,30 +58,44 @@ def default_depth(size: int) -> int:
 
 @dataclass(frozen=True)
 class MoveAnalysis:
-    """One legal move: its score for the side to move, and the line the search expects."""
+    """One legal move: its score for the side to move, and the line the search expects.
+
+    ``exact``: the score is the final margin under perfect play. ``bound``: the move is a
+    proven win or loss, but the score only bounds its margin (a win by at least ``score``,
+    a loss by at least ``-score``). Neither: the score is an estimate."""
 
     move: Move
     score: float
     exact: bool
     line: tuple[Move, ...]
     depth: int
+    bound: bool = False
+
+    @property
+    def proven(self) -> bool:
+        """Whether the result (win, draw or loss) is proven, its margin exact or a bound."""
+        return self.exact or self.bound
 
     @property
     def result(self) -> str | None:
-        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move when exact, else ``None``."""
-        if not self.exact:
+        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move when proven, else ``None``."""
+        if not self.proven:
             return None
         return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
 
     def score_text(self) -> str:
-        """``"+4"`` (exact) or ``"+3.25"`` (estimate)."""
+        """``"+4"`` (exact), ``">=+6"`` or ``"<=-6"`` (a proven win or loss by at least that
+        many discs) or ``"+3.25"`` (estimate)."""
+        if self.bound:
+            return f"{'>=' if self.score > 0 else '<='}{self.score:+.0f}"
         return f"{self.score:+.0f}" if self.exact else f"{self.score:+.2f}"
 
     @property
     def rank(self) -> int:
         """The score on the search's scale, by which moves are compared: a proven win ranks
-        above every estimate, however large, and a proven loss below."""
-        return exact_score(round(self.score)) if self.exact else round(self.score * 100)
+        above every estimate, however large, and a proven loss below; a bound ranks by the
+        margin it guarantees, as the search that found it compared it."""
+        return exact_score(round(self.score)) if self.proven else round(self.score * 100)
 
 
 @dataclass(frozen=True)
@@ -155,6 +172,7 @@ def analyse(
     progress: Progress | None = None,
     *,
     show_progress: bool = False,
+    stop: StopSignal | None = None,
 ) -> Analysis:
     """Score every legal move of ``board`` for the side to move, best first.
 
@@ -166,7 +184,8 @@ def analyse(
     Moves are ranked by ``MoveAnalysis.rank``: a proven win above any estimate.
     ``progress(fraction, message)`` is called along the way; ``show_progress`` shows a bar in
     a notebook. A position where the side to move must pass has one entry, the pass. The
-    board is not changed.
+    board is not changed. ``stop.halt()``, from another thread, ends it at once with
+    ``SearchTimeout`` (the widget stops an analysis whose position has moved on).
     """
     check_searchable(board, "analyse")
     depth = _check_depth(depth)
@@ -175,14 +194,15 @@ def analyse(
         progress = notebook_progress("Analysing")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
+    signal = StopSignal() if stop is None else stop
     rules = board.rules
     if board.must_pass():
         passed = board.copy(stack=False)
         passed.push_pass()
-        reply = analyse(passed, depth, time_limit, progress)
+        reply = analyse(passed, depth, time_limit, progress, stop=signal)
         best = reply.best
         entry = MoveAnalysis(
-            Move.null(board.size), -best.score, best.exact, (Move.null(board.size), *best.line), depth=best.depth
+            Move.null(board.size), -best.score, best.exact, (Move.null(board.size), *best.line), best.depth, best.bound
         )
         return Analysis(
             board.to_string(), board.size, board.turn, rules.goal, rules.scoring, (entry,), reply.depth, reply.nodes,
@@ -194,20 +214,24 @@ def analyse(
     nodes = 0
     reached = empties
     if want_exact:
-        solver = EndgameSearch(board.size, rules.goal, rules.scoring)
+        solver = EndgameSearch(board.size, rules.goal, rules.scoring, signal)
         # With a time limit the exact attempt leaves a third of it for the estimate.
         solver.deadline = None if time_limit is None else start + time_limit * 2 / 3
         try:
             with paused_gc():
                 entries = _exact_entries(board, solver, progress)
         except SearchTimeout:
+            if signal.halted:
+                raise
             entries = None
+        finally:
+            signal.set_deadline(None)
         nodes += solver.nodes
     if entries is None:
         if depth is None:
             depth = MAX_DEPTH if time_limit is not None else default_depth(board.size)
         with paused_gc():
-            entries, reached, mid_nodes = _midgame_entries(board, depth, deadline, progress)
+            entries, reached, mid_nodes = _midgame_entries(board, depth, deadline, progress, signal)
         nodes += mid_nodes
     entries.sort(key=lambda e: -e.rank)
     if progress is not None:
@@ -249,12 +273,14 @@ def _exact_entries(board: Board, solver: EndgameSearch, progress: Progress | Non
 
 
 def _midgame_entries(
-    board: Board, depth: int, deadline: float | None, progress: Progress | None
+    board: Board, depth: int, deadline: float | None, progress: Progress | None, stop: StopSignal
 ) -> tuple[list[MoveAnalysis], int, int]:
     """Iterative deepening over every move with a full window; the last depth completed
-    for all moves is kept. Depth 1 always completes, whatever the deadline."""
+    for all moves is kept. Depth 1 always completes, whatever the deadline; a halt of
+    ``stop`` ends it anywhere with ``SearchTimeout``."""
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring)
+    search.stop = stop
     moves = board._geo.moves
     children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board)]
     scores: dict[Move, int] = {}
@@ -263,7 +289,7 @@ def _midgame_entries(
     start = time.perf_counter()
     try:
         for d in range(1, max_depth + 1):
-            search.stop.set_deadline(deadline if d > 1 else None)
+            stop.set_deadline(deadline if d > 1 else None)
             current: dict[Move, int] = {}
             # Best moves of the last depth first: their lines fill the table for the rest.
             ordered = sorted(children, key=lambda c: -scores.get(c[0], 0))
@@ -280,15 +306,20 @@ def _midgame_entries(
             if all(score_to_margin(v)[1] for v in scores.values()):
                 break  # every move is already proven: deeper changes nothing
     except SearchTimeout:
-        pass  # keep the last depth completed
+        if stop.halted:
+            raise
+        # Past the deadline: keep the last depth completed.
     finally:
-        search.stop.clear()
+        stop.set_deadline(None)
     entries = []
+    # Searched to the end on every line, every score is exact; short of it, a proven result
+    # only bounds its margin.
+    to_the_end = reached >= board.empty_count()
     for move, no, np_, _reply in children:
         score = scores[move]
-        margin, exact = score_to_margin(score)
+        margin, proven = score_to_margin(score)
         line = (move, *_moves_of(search.principal_line(no, np_, max(0, reached - 1)), board.size))
-        entries.append(MoveAnalysis(move, margin, exact, line, reached))
+        entries.append(MoveAnalysis(move, margin, to_the_end, line, reached, proven and not to_the_end))
     return entries, reached, search.take_nodes()
 
 
@@ -299,7 +330,9 @@ class MoveReview:
     ``loss`` is how many discs of final margin the played move gave away by the analysis
     (0 for the best move, a pass or a placement); ``forced`` marks passes, placements of the
     free start and positions with a single legal move. ``exact`` says the scores, and so the
-    loss, are proven final margins under perfect play rather than the analysis' estimates."""
+    loss, are proven final margins under perfect play rather than the analysis' estimates;
+    ``bound`` that the played move is a proven win or loss whose margin ``played_score``
+    only bounds (see ``MoveAnalysis.bound``)."""
 
     ply: int
     color: Color
@@ -310,14 +343,20 @@ class MoveReview:
     loss: float
     exact: bool
     forced: bool
+    bound: bool = False
 
     def __str__(self) -> str:
         who = COLOR_NAMES[self.color]
         if self.forced:
             return f"{self.ply}. {who} {self.played} (forced)"
-        how = "exact" if self.exact else "estimate"
+        how = "exact" if self.exact else "proven" if self.bound else "estimate"
+        score = (
+            f"{'>=' if self.played_score > 0 else '<='}{self.played_score:+g}"
+            if self.bound
+            else f"{self.played_score:+g}"
+        )
         verdict = "best" if self.loss <= 0 else f"loses {self.loss:g} (best {self.best} {self.best_score:+g})"
-        return f"{self.ply}. {who} {self.played} {self.played_score:+g} {how}: {verdict}"
+        return f"{self.ply}. {who} {self.played} {score} {how}: {verdict}"
 
 
 def review(
@@ -327,6 +366,7 @@ def review(
     progress: Progress | None = None,
     *,
     show_progress: bool = False,
+    stop: StopSignal | None = None,
 ) -> list[MoveReview]:
     """Review every move of a game (a ``Game`` or a ``Board`` with its move stack): the best
     move of each position, the played move's score and the discs it lost. ``depth`` and
@@ -336,8 +376,10 @@ def review(
     value bounds the one before, and the solver's table carries over), wherever ``analyse``
     would solve exactly, and for the last ``REVIEW_EXACT_PLIES`` plies with the compiled
     solver. There a move that keeps the best result is never charged a loss. Before that the
-    scores are estimates, and a proven win is never charged against another proven win
-    (a depth-limited search proves the win but only a lower bound of its margin).
+    scores are estimates or bounds, and a proven win is never charged against another proven
+    win unless both margins are exact (a depth-limited search proves a win but only a lower
+    bound of its margin: see ``MoveAnalysis.bound``).
+    ``stop.halt()``, from another thread, ends it at once with ``SearchTimeout``.
     """
     from .game import Game
 
@@ -365,7 +407,8 @@ def review(
         if progress is not None:
             progress(done / len(played_moves), f"reviewed move {ply} of {len(played_moves)}")
 
-    values = _exact_values(positions, played_moves, depth, time_limit, reviewed)
+    signal = StopSignal() if stop is None else stop
+    values = _exact_values(positions, played_moves, depth, time_limit, reviewed, signal)
     reviews: list[MoveReview] = []
     for index, played in enumerate(played_moves):
         ply = index + 1
@@ -381,14 +424,16 @@ def review(
         if forced:
             reviews.append(MoveReview(ply, color, played, played, 0.0, 0.0, 0.0, False, True))
         else:
-            analysis = analyse(position, depth, time_limit)
+            analysis = analyse(position, depth, time_limit, stop=signal)
             top, mine = analysis.best, analysis[played]
-            both_won = mine.exact and top.exact and mine.score > 0  # margins of proven wins are lower bounds
+            # Two proven wins of which one margin is a bound: which is larger is not known.
+            both_won = mine.result == top.result == "win" and not (mine.exact and top.exact)
             loss = 0.0 if mine.rank >= top.rank or both_won else max(0.0, top.score - mine.score)
             best = played if loss == 0 else top.move
             best_score = mine.score if loss == 0 else top.score
-            exact = mine.exact and top.exact and not both_won
-            reviews.append(MoveReview(ply, color, played, best, mine.score, best_score, loss, exact, False))
+            exact = mine.exact and top.exact
+            entry = MoveReview(ply, color, played, best, mine.score, best_score, loss, exact, False, mine.bound)
+            reviews.append(entry)
         reviewed(ply)
     return reviews
 
@@ -399,6 +444,7 @@ def _exact_values(
     depth: int | None,
     time_limit: float | None,
     reviewed: Callable[[int], None],
+    stop: StopSignal,
 ) -> dict[int, tuple[int, Move | None]]:
     """The exact value of the positions at the end of a game, for the side to move in each,
     with a best move where the played one is not (``None`` where it is): by index into
@@ -410,29 +456,33 @@ def _exact_values(
     if not last.is_game_over():
         return values  # an unfinished line: nothing to start the chain from
     first = last.rules
-    solver = EndgameSearch(last.size, first.goal, first.scoring)
+    solver = EndgameSearch(last.size, first.goal, first.scoring, stop)
     p, o = side_bitboards(last)
     values[len(positions) - 1] = (solver.final(p, o), None)
     plies = len(played_moves)
-    with paused_gc():
-        for index in range(plies - 1, -1, -1):
-            position = positions[index]
-            if not _solve_in_review(position, plies - index, depth, time_limit):
-                break
-            floor = -values[index + 1][0]  # the played move's exact score
-            played = played_moves[index]
-            if not played or position.in_placement() or len(position.legal_moves) == 1:
-                values[index] = (floor, None)
-            else:
-                budget = _review_budget(position, time_limit)
-                solver.deadline = None if budget is None else time.perf_counter() + budget
-                try:
-                    value, best = _value_above(solver, position, floor)
-                except SearchTimeout:
+    try:
+        with paused_gc():
+            for index in range(plies - 1, -1, -1):
+                position = positions[index]
+                if not _solve_in_review(position, plies - index, depth, time_limit):
                     break
-                values[index] = (value, best)
-            reviewed(index + 1)
-    solver.deadline = None
+                floor = -values[index + 1][0]  # the played move's exact score
+                played = played_moves[index]
+                if not played or position.in_placement() or len(position.legal_moves) == 1:
+                    values[index] = (floor, None)
+                else:
+                    budget = _review_budget(position, time_limit)
+                    solver.deadline = None if budget is None else time.perf_counter() + budget
+                    try:
+                        value, best = _value_above(solver, position, floor)
+                    except SearchTimeout:
+                        if stop.halted:
+                            raise
+                        break
+                    values[index] = (value, best)
+                reviewed(index + 1)
+    finally:
+        solver.deadline = None
     return values
 
 

@@ -151,6 +151,12 @@ def _moves_of_word(tables: _WordTables, word: int) -> tuple[Move, ...]:
     return (*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6], *t7[b7])
 
 
+def _single_word_tables(size: int) -> _WordTables | None:
+    """The byte tables of a board whose squares fit one 64-square word (up to 8x8), else None."""
+    words = _moves_by_word(size)
+    return words[0] if len(words) == 1 else None
+
+
 def _moves_of_mask(size: int, mask: int) -> tuple[Move, ...]:
     """The moves of a move mask, in square order."""
     words = _moves_by_word(size)
@@ -226,10 +232,24 @@ class LegalMoveList:
 
     def __iter__(self) -> Iterator[Move]:
         board = self._board
-        return iter(_moves_of_mask(board.size, board._legal_mask()))
+        cached = board._legal  # ``_legal_mask``'s cache, looked at here to save a call
+        if cached is not None and cached[0] is board._black and cached[1] is board._white and cached[2] is board.turn:
+            mask = cached[3]
+        else:
+            mask = board._legal_mask()
+        tables = board._word_tables
+        if tables is None:
+            return iter(_moves_of_mask(board.size, mask))
+        t0, t1, t2, t3, t4, t5, t6, t7 = tables  # one 64-square word: ``_moves_of_word`` inlined
+        b0, b1, b2, b3, b4, b5, b6, b7 = mask.to_bytes(8, "little")
+        return iter((*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6], *t7[b7]))
 
     def __len__(self) -> int:
-        return self._board._legal_mask().bit_count()
+        board = self._board
+        cached = board._legal
+        if cached is not None and cached[0] is board._black and cached[1] is board._white and cached[2] is board.turn:
+            return cached[3].bit_count()
+        return board._legal_mask().bit_count()
 
     def __bool__(self) -> bool:
         return bool(self._board._legal_mask())
@@ -257,6 +277,7 @@ class Board:
         self.rules = rules
         self.size = rules.size
         self._geo: Geometry = geometry(rules.size)
+        self._word_tables = _single_word_tables(rules.size)
         self._free = rules.start == FREE_START
         # Neither the free start nor a disc supply: ``push`` and ``pop`` take a short path.
         self._plain = not self._free and rules.supply is None
@@ -481,17 +502,33 @@ class Board:
             # The common case, kept short: a disc that flips something is a legal move.
             sq, size = move
             if sq is not None and size == self.size:
-                black, white = self._black, self._white
-                p, o = (black, white) if self.turn else (white, black)
-                if not (p | o) >> sq & 1 and (flipped := self._geo.flippers[sq](p, o)):
-                    if self.turn:
-                        self._black, self._white = black | flipped | 1 << sq, white ^ flipped
-                    else:
-                        self._black, self._white = black ^ flipped, white | flipped | 1 << sq
-                    self.turn = not self.turn
-                    self._undo.append((move, flipped, False))
-                    self.move_stack.append(move)
-                    return
+                black, white, turn = self._black, self._white, self.turn
+                play = self._geo.play
+                if play is not None:
+                    # Compiled: the flips and the replies in one call; the replies fill the
+                    # legal-move cache of the position the move leads to.
+                    flipped, replies = play(size, sq, black, white) if turn else play(size, sq, white, black)
+                    if flipped:
+                        if turn:
+                            black, white = black | flipped | 1 << sq, white ^ flipped
+                        else:
+                            black, white = black ^ flipped, white | flipped | 1 << sq
+                        self._black, self._white, self.turn = black, white, not turn
+                        self._legal = (black, white, not turn, replies)
+                        self._undo.append((move, flipped, False))
+                        self.move_stack.append(move)
+                        return
+                else:
+                    p, o = (black, white) if turn else (white, black)
+                    if not (p | o) >> sq & 1 and (flipped := self._geo.flippers[sq](p, o)):
+                        if turn:
+                            self._black, self._white = black | flipped | 1 << sq, white ^ flipped
+                        else:
+                            self._black, self._white = black ^ flipped, white | flipped | 1 << sq
+                        self.turn = not turn
+                        self._undo.append((move, flipped, False))
+                        self.move_stack.append(move)
+                        return
         m = self.parse_move(move)
         self._check_legal(m)
         if m.square is None:
@@ -545,6 +582,7 @@ class Board:
         """An independent copy (with the move stack unless ``stack=False``)."""
         board = Board.__new__(Board)
         board.rules, board.size, board._geo, board._free = self.rules, self.size, self._geo, self._free
+        board._word_tables = self._word_tables
         board._plain, board._legal = self._plain, self._legal
         board._black, board._white, board.turn, board.supply = self._black, self._white, self.turn, self.supply
         board.move_stack = list(self.move_stack) if stack else []

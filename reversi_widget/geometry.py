@@ -11,7 +11,8 @@ once per direction), flips with per-square ray tables where ``x & -x`` and
 
 On the boards that fit 64 bits, ``moves`` and ``flippers`` are swapped for the compiled
 kernels of ``native.moves`` once those are loaded (see ``native``): same results, a
-fraction of the time, and everything that calls them gets faster untouched.
+fraction of the time, and everything that calls them gets faster untouched. ``play`` then
+does a whole move in one call, for ``Board.push``.
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ class Geometry:
         self.pure_flippers = self._make_flippers()
         self.moves = self.pure_moves
         self.flippers = self.pure_flippers
+        #: With the compiled kernels: ``play(size, sq, p, o)`` gives (flips, the opponent's
+        #: legal moves after the move) in one call, or (0, 0) for no move; None until then.
+        self.play: Callable[[int, int, int, int], tuple[int, int]] | None = None
         if size in native.SIZES:
             native.when_ready("moves", self._use_compiled)
 
@@ -73,6 +77,7 @@ class Geometry:
         n, flips = self.size, entry_point(kernels.flips)
         self.flippers = tuple(partial(flips, n, sq) for sq in range(self.squares))
         self.moves = partial(entry_point(kernels.legal), n)
+        self.play = entry_point(kernels.play)
 
     def _ray(self, sq: int, dc: int, dr: int) -> int:
         """The squares from ``sq`` (excluded) to the edge in one direction."""

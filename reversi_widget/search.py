@@ -14,12 +14,13 @@ plain disc margins. ``INFINITY`` is beyond both.
 from __future__ import annotations
 
 import gc
+import heapq
+import itertools
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
-
-from .native import alarm
 
 #: Added to the scaled margin of a finished game, beyond any evaluation.
 WIN = 1_000_000
@@ -70,61 +71,130 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
+#: What a stop flag holds: 0 while the search may run, then why it must end.
+HALTED = 1
+DEADLINE = 2
+
+
 def _new_flag() -> Any:
-    """A one-cell int64 array a compiled search polls, or None without numpy."""
+    """A one-cell int64 array a compiled search can poll, or a one-item list without numpy
+    (where nothing is compiled and only pure-Python searches read it)."""
     try:
         import numpy
     except ImportError:
-        return None
+        return [0]
     return numpy.zeros(1, dtype=numpy.int64)
 
 
 class StopSignal:
     """When a search must end: at ``deadline`` (a ``time.perf_counter`` value) or as soon as
-    another thread calls ``halt()`` (``Engine.stop``).
+    any thread calls ``halt()`` (``Engine.stop``, a widget whose position has moved on).
 
-    Pure-Python searches ask ``expired()`` every ``CLOCK_EVERY`` nodes. Compiled code cannot
-    read the clock, so it polls ``flag[0]`` instead: ``halt()`` sets it, and so does an alarm
-    thread at the deadline (``native.alarm``). ``clear()`` makes the signal ready for the
-    next search.
+    Every search, pure or compiled, reads the same ``flag[0]``: 0 while it may run, then
+    ``HALTED`` or ``DEADLINE``. Compiled kernels poll it at every node, as they cannot read a
+    clock: one alarm thread writes ``DEADLINE`` there when the deadline passes. Pure-Python
+    searches ask ``expired()`` every ``CLOCK_EVERY`` nodes, which reads the flag and the
+    clock itself, so they stop in time even where no thread can start (Pyodide).
+    ``on_check``, if set, is called at each such look (the no-thread mode lets the event
+    loop in there). A halt lasts until ``clear()``; ``set_deadline`` keeps it.
     """
 
     def __init__(self) -> None:
         self.deadline: float | None = None
         self.halted = False
         self.flag = _new_flag()
+        self.on_check: Callable[[], None] | None = None
         self._alarm: int | None = None
 
     def expired(self) -> bool:
-        return self.halted or (self.deadline is not None and time.perf_counter() > self.deadline)
+        if self.on_check is not None:
+            self.on_check()
+        if self.halted or self.flag[0]:
+            return True
+        return self.deadline is not None and time.perf_counter() > self.deadline
 
     def halt(self) -> None:
+        """Stop the running search at its next look at the flag (safe from any thread)."""
         self.halted = True
-        if self.flag is not None:
-            self.flag[0] = 1
+        self.flag[0] = HALTED
 
     def set_deadline(self, deadline: float | None) -> None:
         """Stop at ``deadline`` (None: only ``halt()`` stops), replacing any earlier one."""
         self._disarm()
         self.deadline = deadline
-        if self.flag is None:
-            return
-        self.flag[0] = 1 if self.halted else 0
-        if deadline is not None and not self.halted:
-            self._alarm = alarm.arm(self.flag, deadline)
+        self.flag[0] = 0
+        if self.halted:  # (also when a halt came from another thread meanwhile)
+            self.flag[0] = HALTED
+        elif deadline is not None:
+            self._alarm = _alarm_clock.arm(self.flag, deadline)
 
     def clear(self) -> None:
         """No deadline, not halted: the state between two searches."""
         self._disarm()
         self.deadline = None
         self.halted = False
-        if self.flag is not None:
-            self.flag[0] = 0
+        self.flag[0] = 0
 
     def _disarm(self) -> None:
         if self._alarm is not None:
-            alarm.disarm(self._alarm)
+            _alarm_clock.disarm(self._alarm)
             self._alarm = None
+
+
+class _AlarmClock:
+    """One background thread that writes ``DEADLINE`` into stop flags as their deadlines pass,
+    soonest first; arming and disarming are cheap, so every search can arm its own."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.pending: list[tuple[float, int, Any]] = []  # a heap of (deadline, token, flag)
+        self.armed: set[int] = set()  # tokens neither rung nor disarmed
+        self.tokens = itertools.count()
+        self.thread: threading.Thread | None = None
+
+    def arm(self, flag: Any, deadline: float) -> int | None:
+        """Ring ``flag`` at ``deadline``; a token for ``disarm``, or None where no thread can
+        start (Pyodide, where nothing is compiled either: the clock checks stop the search)."""
+        with self.condition:
+            if self.thread is None:
+                thread = threading.Thread(target=self._run, name="reversi-widget-alarm", daemon=True)
+                try:
+                    thread.start()
+                except RuntimeError:
+                    return None
+                self.thread = thread
+            token = next(self.tokens)
+            heapq.heappush(self.pending, (deadline, token, flag))
+            self.armed.add(token)
+            self.condition.notify()
+            return token
+
+    def disarm(self, token: int) -> None:
+        """After this returns, the alarm of ``token`` never rings (harmless once it has)."""
+        with self.condition:
+            self.armed.discard(token)
+
+    def _run(self) -> None:
+        with self.condition:
+            while True:
+                if not self.pending:
+                    self.condition.wait()
+                    continue
+                deadline, token, flag = self.pending[0]
+                if token not in self.armed:
+                    heapq.heappop(self.pending)
+                    continue
+                delay = deadline - time.perf_counter()
+                if delay > 0:
+                    self.condition.wait(delay)
+                    continue
+                heapq.heappop(self.pending)
+                self.armed.discard(token)
+                if not flag[0]:  # a halt already there stays what it is
+                    flag[0] = DEADLINE
+
+
+_alarm_clock = _AlarmClock()
 
 
 def probe(lower: int, upper: int, alpha: int, beta: int) -> tuple[int, int, int]:

@@ -58,7 +58,8 @@ __all__ = [
     "solve_root",
 ]
 
-#: Below this many empties, the list-walking search without move generation is used.
+#: Below this many empties, the list-walking search without move generation is used (the
+#: compiled solver has its own threshold, ``native.endgame.SHALLOW_EMPTIES``, tuned to its speed).
 SHALLOW_EMPTIES = 6
 #: Up to this many empties, children are tried in static order rather than fastest first.
 STATIC_ORDER_EMPTIES = 5
@@ -119,9 +120,9 @@ class EndgameSearch:
     """The exact search for one size, goal and scoring. ``search(p, o, alpha, beta)`` returns
     the exact score if it lies inside (alpha, beta), else a bound on the right side of it
     (fail-soft). It raises ``SearchTimeout`` once its ``stop`` signal says so: past
-    ``deadline`` (a ``time.perf_counter`` value), or once ``halted`` is set (from any thread).
-    An engine passes its own ``stop`` signal, so that one ``halt()`` ends whichever of its
-    searches runs. The transposition table lives as long as the object, so repeated searches
+    ``deadline`` (a ``time.perf_counter`` value), or once ``stop.halt()`` is called (from any
+    thread). An engine passes its own ``stop`` signal, so that one ``halt()`` ends whichever
+    of its searches runs. The transposition table lives as long as the object, so repeated searches
     share it. ``compiled`` says which path it runs on."""
 
     def __init__(
@@ -147,20 +148,6 @@ class EndgameSearch:
     @deadline.setter
     def deadline(self, value: float | None) -> None:
         self.stop.set_deadline(value)
-
-    @property
-    def halted(self) -> bool:
-        """Set by ``Engine.stop()``: the search raises ``SearchTimeout`` at its next look;
-        cleared, the search runs again (until the same deadline)."""
-        return self.stop.halted
-
-    @halted.setter
-    def halted(self, value: bool) -> None:
-        if value:
-            self.stop.halt()
-        else:
-            self.stop.halted = False
-            self.stop.set_deadline(self.stop.deadline)
 
     def _build_compiled(self) -> None:
         """``search`` as a call of the compiled kernel, which polls the stop signal's flag

@@ -9,10 +9,11 @@ session either changes the game or refuses with a notice, leaving the game as it
 Python methods (``w.undo()``...) call the same session methods and raise the refusal. The
 contract with the front end is js/PROTOCOL.md.
 
-Computer players and analyses run in worker threads on a copy of the position, so the
+Computer players and analyses run away from the kernel on a copy of the position (in worker
+threads, or in slices on the event loop where there are none, as in JupyterLite), so the
 notebook stays responsive; their results are applied only if the game is still where it
-was when they started, so a stale move or hint is never shown. The engine's levels are
-player names: ``white="expert"``.
+was when they started, so a stale move or hint is never shown, and a stale analysis stops
+at once. The engine's levels are player names: ``white="expert"``.
 """
 
 from __future__ import annotations
@@ -129,11 +130,12 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
 
     Analysis aids: ``hint()`` (or the Hint button) rings the best move(s) for a human to
     move; ``show_scores=True`` writes every legal move's score on its square whenever a
-    human is to move (a disc margin such as "+4", or "W+6"/"D"/"L-4" once solved);
-    ``review()`` (or the Review button, once the game is over) scores every move played:
-    ``review_moves`` and the marks in the move list say what each move lost against the
-    best one, ``evaluations`` draws the game's course. They run in worker threads with the
-    progress in ``busy``/``progress``; ``analysis_depth`` and ``analysis_time_limit`` are
+    human is to move (a disc margin such as "+4", "W+6"/"D"/"L-4" once solved, "W≥+6" for
+    a win proven by at least that margin); ``review()`` (or the Review button, once the game
+    is over) scores every move played: ``review_moves`` and the marks in the move list say
+    what each move lost against the best one and whether that is exact or estimated,
+    ``evaluations`` draws the game's course. They run away from the kernel (see above) with
+    the progress in ``busy``/``progress``; ``analysis_depth`` and ``analysis_time_limit`` are
     passed to ``analyse``/``review`` (None: their defaults).
     """
 
@@ -407,17 +409,19 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
 
     def hint(self) -> None:
         """Ring the best move(s) for the side to move (the ``hints`` trait) and say them in a
-        notice. The analysis runs in a worker thread, so this returns at once; the ring
-        goes when the position changes. Raises ``AnalysisRefusedError`` (and changes
+        notice. The analysis runs away from the kernel (a worker thread, or slices on the
+        event loop where there are no threads), so this returns at once; the ring goes when
+        the position changes. Raises ``AnalysisRefusedError`` (and changes
         nothing) when there is no move to hint: the game is over, a computer is to move,
         the side to move must pass, or the free start's centre discs are being placed."""
         self._act(lambda session: self._aids.hint())
 
     def review(self) -> None:
-        """Review the finished game in a worker thread: for every move the best move and
-        the discs it lost (``review_moves``, marks in the move list) and the evaluation
-        after each move (``evaluations``, drawn as a chart). Returns at once; ``wait()``
-        blocks until it is done. Raises ``AnalysisRefusedError`` when the line is empty
+        """Review the finished game away from the kernel (a worker thread, or slices on the
+        event loop where there are no threads): for every move the best move, the discs it
+        lost and how sure that is (``review_moves``, marks in the move list) and the
+        evaluation after each move (``evaluations``, drawn as a chart). Returns at once;
+        ``wait()`` blocks until it is done. Raises ``AnalysisRefusedError`` when the line is empty
         or does not reach the end of the game."""
         self._act(lambda session: self._aids.review())
 
@@ -436,7 +440,8 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
 
     def on_move(self, callback: MoveCallback) -> Callable[[], None]:
         """Call ``callback(widget, move)`` after every move (passes included, also computer
-        moves, which run it in the computer's thread). Returns a function that removes it."""
+        moves, which run it where the computer's move came back: its worker thread, or the
+        event loop where there are no threads). Returns a function that removes it."""
         return self._move_callbacks.add(callback)
 
     def on_game_over(self, callback: GameOverCallback) -> Callable[[], None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,9 @@ from reversi_widget import Board, IllegalMoveError, InvalidPositionError, Move, 
 from reversi_widget.analysis import Analysis, MoveAnalysis, analyse, default_depth, review
 from reversi_widget.engine import Engine
 from reversi_widget.game import Game
-from reversi_widget.solver import solve
+from reversi_widget.search import WIN
+from reversi_widget.solver import final_score_function, side_bitboards, solve
+from tests.support import play_random
 
 
 def position(size: int, plies: int, seed: int, goal: str = "classic") -> Board:
@@ -210,6 +213,91 @@ def test_review_solves_the_end_exactly_and_never_blames_a_move_that_keeps_the_re
     assert solved >= 5
 
 
+def true_score(board: Board, move: Move) -> int:
+    """The exact final margin of ``move`` for the side to move in ``board``."""
+    child = board.copy(stack=False)
+    child.push(move)
+    if child.is_game_over():
+        rules = board.rules
+        p, o = side_bitboards(child)
+        return -final_score_function(board.size, rules.goal, rules.scoring)(p, o)
+    return -solve(child).score
+
+
+def test_a_depth_limited_proof_is_a_proven_result_with_a_bound_on_its_margin() -> None:
+    """Short of the end, a search that reaches finished games on every line the opponent can
+    choose proves a win or a loss, but its margin is a bound: the solver finds some wins
+    larger and some losses larger than the search saw. Such a score is never called exact."""
+    bounds = strict = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        rules = Rules(size=rng.choice([4, 6, 6, 8]), goal=rng.choice(["classic", "inverted"]),
+                      scoring=rng.choice(["count", "tournament"]))  # fmt: skip
+        board = play_random(Board(rules=rules), rng)
+        empties = rng.randint(4, 14)
+        while board.empty_count() < empties and board.move_stack:
+            board.pop()
+        if board.is_game_over() or board.must_pass():
+            continue
+        depth = max(1, board.empty_count() - rng.randint(2, 6))  # never to the end: estimates
+        for entry in analyse(board, depth=depth).moves:
+            assert not entry.exact and not (entry.exact and entry.bound)
+            if not entry.bound:
+                assert entry.result is None and abs(entry.rank) < WIN
+                continue
+            truth = true_score(board, entry.move)
+            bounds += 1
+            if entry.score > 0:
+                assert entry.result == "win" and truth >= entry.score > 0
+                assert entry.score_text() == f">=+{entry.score:.0f}" and entry.rank > WIN
+            else:
+                assert entry.result == "loss" and truth <= entry.score < 0
+                assert entry.score_text() == f"<={entry.score:.0f}" and entry.rank < -WIN
+            strict += truth != entry.score
+    assert bounds >= 10 and strict >= 2  # the bounds are there, and some are not the margin
+
+
+def test_a_midgame_search_to_the_end_is_exact() -> None:
+    """Where the exact attempt runs out of time, the deepening may still reach the end on
+    every line: every score is then exact, draws included."""
+    from reversi_widget.analysis import _midgame_entries
+    from reversi_widget.search import StopSignal
+
+    board = position(6, 24, 3)  # 8 empties
+    entries, reached, _ = _midgame_entries(board, board.empty_count(), None, None, StopSignal())
+    assert reached == board.empty_count()
+    assert all(entry.exact and not entry.bound for entry in entries)
+    assert {str(e.move): e.score for e in entries} == {str(e.move): true_score(board, e.move) for e in entries}
+
+
+@pytest.mark.parametrize("size", [4, 6, 8])
+def test_analysis_and_review_are_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """What a user gets does not depend on numba: every move's score and how sure it is,
+    and every reviewed move, are the same with the compiled core and on the pure path."""
+    from reversi_widget import native
+    from tests.native_support import require_compiled
+
+    require_compiled("midgame")
+    require_compiled("endgame")
+    rng = random.Random(size)
+
+    def seen(board: Board, depth: int) -> dict[str, tuple[float, bool, bool]]:
+        return {str(e.move): (e.score, e.exact, e.bound) for e in analyse(board, depth=depth).moves}
+
+    cases = []
+    for _ in range(6):
+        rules = Rules(size=size, goal=rng.choice(["classic", "inverted"]), scoring=rng.choice(["count", "tournament"]))
+        board = play_random(Board(rules=rules), rng, rng.randint(2, size * size - 8))
+        if not board.is_game_over():
+            cases.append((board, rng.randint(1, 4)))
+    game = play_random(Board(rules=Rules(size=size)), rng)
+    compiled = [seen(board, depth) for board, depth in cases], [str(r) for r in review(game, depth=2)]
+    with monkeypatch.context() as pure:
+        pure.setenv(native.PURE_ENV, "1")
+        assert [seen(board, depth) for board, depth in cases] == compiled[0]
+        assert [str(r) for r in review(game, depth=2)] == compiled[1]
+
+
 def test_a_proven_win_ranks_above_any_estimate() -> None:
     move = Move.from_name("a1")
     win, loss, draw = (MoveAnalysis(move, score, True, (move,), 10) for score in (2.0, -2.0, 0.0))
@@ -218,34 +306,59 @@ def test_a_proven_win_ranks_above_any_estimate() -> None:
     assert MoveAnalysis(move, 4.0, True, (move,), 10).rank > win.rank
 
 
-def test_review_before_the_solved_end_never_charges_one_proven_win_against_another(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A depth-limited search proves a win but only a lower bound of its margin, so a move
-    proven to win is not blamed for a smaller proven margin than another's; an estimate
-    above a proven win does not count against it either. Estimates against estimates do."""
+def staged_review(monkeypatch: pytest.MonkeyPatch, staged: dict[int, list[MoveAnalysis]], line: str) -> list[Any]:
+    """``review`` of ``line`` where ``analyse`` answers what ``staged`` gives for each ply."""
     import reversi_widget.analysis as analysis_module
 
-    def entry(name: str, score: float, exact: bool) -> MoveAnalysis:
-        move = Move.from_name(name)
-        return MoveAnalysis(move, score, exact, (move,), 6)
-
-    staged = {
-        0: [entry("d3", 20.0, True), entry("c4", 45.0, False), entry("f5", 4.0, True), entry("e6", -3.0, False)],
-        1: [entry("f4", 5.0, False), entry("f6", 3.0, False), entry("d6", 1.0, False)],
-    }
-
-    def analyse_staged(position: Board, depth: int | None = None, time_limit: float | None = None) -> Analysis:
+    def analyse_staged(
+        position: Board, depth: int | None = None, time_limit: float | None = None, stop: Any = None
+    ) -> Analysis:
         entries = sorted(staged[position.ply], key=lambda e: -e.rank)
         assert sorted(str(e.move) for e in entries) == sorted(str(m) for m in position.legal_moves)
         rules = position.rules
         return Analysis(position.to_string(), 8, position.turn, rules.goal, rules.scoring, tuple(entries), 6, 0, 0.0)
 
     monkeypatch.setattr(analysis_module, "analyse", analyse_staged)
-    kept, blamed = review(Board.from_transcript("f5d6"))
+    return review(Board.from_transcript(line))
+
+
+def staged(name: str, score: float, kind: str) -> MoveAnalysis:
+    move = Move.from_name(name)
+    return MoveAnalysis(move, score, kind == "exact", (move,), 6, bound=kind == "bound")
+
+
+def test_review_before_the_solved_end_never_charges_one_proven_win_against_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A depth-limited search proves a win but only a lower bound of its margin, so a move
+    proven to win is not blamed for a smaller proven margin than another's; an estimate
+    above a proven win does not count against it either. Estimates against estimates do."""
+    plies = {
+        0: [staged("d3", 20.0, "bound"), staged("c4", 45.0, "estimate"), staged("f5", 4.0, "bound"),
+            staged("e6", -3.0, "estimate")],
+        1: [staged("f4", 5.0, "estimate"), staged("f6", 3.0, "estimate"), staged("d6", 1.0, "estimate")],
+    }  # fmt: skip
+    kept, blamed = staged_review(monkeypatch, plies, "f5d6")
     assert (str(kept.played), str(kept.best), kept.loss, kept.exact) == ("f5", "f5", 0.0, False)
     assert (str(blamed.played), str(blamed.best), blamed.loss, blamed.exact) == ("d6", "f4", 4.0, False)
     assert str(blamed).endswith("+1 estimate: loses 4 (best f4 +5)")
+
+
+@pytest.mark.parametrize(
+    ("played", "best", "charged", "exact"),
+    [("exact", "exact", 16.0, True), ("exact", "bound", 0.0, False), ("bound", "exact", 0.0, False)],
+)
+def test_review_charges_a_smaller_win_only_when_both_margins_are_exact(
+    monkeypatch: pytest.MonkeyPatch, played: str, best: str, charged: float, exact: bool
+) -> None:
+    plies = {
+        0: [staged("d3", 20.0, best), staged("c4", -2.0, "estimate"), staged("f5", 4.0, played),
+            staged("e6", -3.0, "estimate")],
+        1: [staged("f4", 5.0, "estimate"), staged("f6", 3.0, "estimate"), staged("d6", 1.0, "estimate")],
+    }  # fmt: skip
+    first, _ = staged_review(monkeypatch, plies, "f5d6")
+    assert (first.loss, first.exact) == (charged, exact)
+    assert str(first.best) == ("d3" if charged else "f5")
 
 
 def test_review_with_the_compiled_solver_is_exact_for_the_last_20_plies() -> None:

@@ -35,12 +35,20 @@ def discs(draw: st.DrawFn) -> tuple[int, int, int]:
 
 
 def agree(kernels: ModuleType, size: int, p: int, o: int) -> None:
-    """Both paths give the same legal moves and, on every empty square, the same flips."""
+    """Both paths give the same legal moves and, on every empty square, the same flips; a
+    whole move in one call (``play``) gives those flips and the replies after them, and
+    nothing for an occupied square or one that flips nothing."""
     geo = geometry(size)
     assert kernels.legal(size, p, o) == geo.pure_moves(p, o)
     for sq in range(size * size):
-        if not (p | o) >> sq & 1:
-            assert kernels.flips(size, sq, p, o) == geo.pure_flippers[sq](p, o), (size, sq, hex(p), hex(o))
+        played = kernels.play(size, sq, p, o)
+        if (p | o) >> sq & 1:
+            assert played == (0, 0)
+            continue
+        flipped = geo.pure_flippers[sq](p, o)
+        assert kernels.flips(size, sq, p, o) == flipped, (size, sq, hex(p), hex(o))
+        bit = 1 << sq
+        assert played == ((flipped, geo.pure_moves(o ^ flipped, p | flipped | bit)) if flipped else (0, 0))
 
 
 @settings(max_examples=400, deadline=None)
@@ -65,12 +73,43 @@ def test_positions_of_random_games(kernels: ModuleType, size: int) -> None:
 @pytest.mark.parametrize("size", native.SIZES)
 def test_geometry_switches_to_the_kernels(kernels: ModuleType, size: int) -> None:
     geo = geometry(size)
-    assert geo.moves is not geo.pure_moves and geo.flippers is not geo.pure_flippers
+    assert geo.moves is not geo.pure_moves and geo.flippers is not geo.pure_flippers and geo.play is not None
     black, white = 1 << (size + 1), 1 << (2 * size + 2)
     assert geo.moves(black, white) == geo.pure_moves(black, white) != 0
+
+
+@pytest.mark.parametrize("size", native.SIZES)
+def test_board_push_through_one_compiled_call_plays_as_the_pure_path(kernels: ModuleType, size: int) -> None:
+    """``Board.push`` plays a move in one compiled call whose replies fill the next
+    position's legal-move cache: every position of random games lists the pure path's
+    moves, and every push leaves the pure path's discs."""
+    import random
+
+    from reversi_widget import Board, Move, Rules
+    from reversi_widget.geometry import squares_of
+
+    geo, rng = geometry(size), random.Random(size)
+    for _ in range(30):
+        board = Board(rules=Rules(size=size))
+        while not board.is_game_over():
+            p, o = board.sides()
+            assert list(board.legal_moves) == [Move(sq, size) for sq in squares_of(geo.pure_moves(p, o))]
+            assert len(board.legal_moves) == geo.pure_moves(p, o).bit_count()
+            if board.must_pass():
+                board.push_pass()
+                continue
+            move = rng.choice(list(board.legal_moves))
+            assert move.square is not None
+            flipped = geo.pure_flippers[move.square](p, o)
+            board.push(move)
+            assert board.sides() == (o ^ flipped, p | flipped | 1 << move.square)
+            if rng.random() < 0.2:  # take it back and play it again: the cache follows
+                board.pop()
+                assert board.sides() == (p, o) and board.legal_moves.count() == geo.pure_moves(p, o).bit_count()
+                board.push(move)
 
 
 def test_larger_boards_stay_pure(kernels: ModuleType) -> None:
     for size in (10, 16):
         geo = geometry(size)
-        assert geo.moves is geo.pure_moves and geo.flippers is geo.pure_flippers
+        assert geo.moves is geo.pure_moves and geo.flippers is geo.pure_flippers and geo.play is None

@@ -1,6 +1,6 @@
 """The compiled exact solver against the pure-Python one: the same scores and best-move sets
 on random positions of 4x4, 6x6 and 8x8 under both goals and both scorings, correct bounds
-for any window, and the same stopping behaviour (deadline, ``halted``) and bad-input errors."""
+for any window, and the same stopping behaviour (deadline, halt) and bad-input errors."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_same_scores_and_best_moves(
     kernels: ModuleType, monkeypatch: pytest.MonkeyPatch, size: int, goal: str, scoring: str
 ) -> None:
     rules = Rules(size=size, goal=goal, scoring=scoring)
-    for board in positions(rules, 40, f"{size}{goal}{scoring}"):
+    for board in positions(rules, 100, f"{size}{goal}{scoring}"):
         compiled = solve(board)
         with pure_solver(monkeypatch):
             pure = solve(board)
@@ -116,7 +116,7 @@ def in_thread(work: Callable[[], object]) -> tuple[threading.Thread, list[object
     return thread, outcome
 
 
-def test_halted_stops_a_running_search_and_the_gil_is_free(kernels: ModuleType) -> None:
+def test_a_halt_stops_a_running_search_and_the_gil_is_free(kernels: ModuleType) -> None:
     search = EndgameSearch(6)
     assert search.compiled
     p, o = side_bitboards(hard_position())
@@ -126,14 +126,14 @@ def test_halted_stops_a_running_search_and_the_gil_is_free(kernels: ModuleType) 
     while time.perf_counter() < until:
         spins += 1
     assert thread.is_alive() and spins > 10_000
-    search.halted = True
+    search.stop.halt()
     thread.join(30)
     assert not thread.is_alive() and isinstance(outcome[0], SearchTimeout)
     assert search.nodes > 0
     # Halted stays halted until cleared, then the same object searches again.
     with pytest.raises(SearchTimeout):
         search.search(p, o, -INFINITY, INFINITY)
-    search.halted = False
+    search.stop.clear()
     board = random_position(Rules(size=6), 8, random.Random(3))
     assert search.search(*side_bitboards(board), -INFINITY, INFINITY) == solve(board).score
 

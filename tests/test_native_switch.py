@@ -70,3 +70,34 @@ def test_compiled_when_not_forced(tmp_path: Path, value: str) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["True " + COUNTS, "False"]
     assert "pure-Python path" not in result.stderr
+
+
+DURING_A_COLD_COMPILE = """
+from reversi_widget import Board, analyse, native
+from reversi_widget.widget import ReversiWidget
+
+w = ReversiWidget(analysis_depth=3)  # the first board starts the compilation in the background
+w.hint()
+hinted = w.wait(60)
+board = Board.from_transcript("f5d6c3")
+every_move = len(analyse(board, depth=3).moves) == len(board.legal_moves)
+print(hinted, w.hints != [], every_move, native.ready("moves"), native.ready("midgame"))
+"""
+
+
+def test_a_cold_compile_leaves_the_widget_and_analyse_answering(tmp_path: Path) -> None:
+    """With an empty numba cache (a fresh machine), the first widget's hint and an analysis
+    answer on the pure path while the kernels compile in the background (the differential
+    tests show the compiled core then gives the same results)."""
+    result = subprocess.run(
+        [sys.executable, "-c", DURING_A_COLD_COMPILE],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={k: v for k, v in os.environ.items() if k != "REVERSI_WIDGET_PURE"}
+        | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(Path(__file__).parents[1])},
+    )
+    if "numba is not installed" in result.stderr:
+        unavailable("numba is not installed")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "True", "False", "False"], result.stdout

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import random
+import threading
 import time
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reversi_widget import search
 from reversi_widget.search import (
+    CLOCK_EVERY,
+    DEADLINE,
+    HALTED,
     INFINITY,
     WIN,
     RootInterrupted,
@@ -115,25 +121,117 @@ def test_score_scale_round_trips() -> None:
     assert exact_score(16 * 16) < INFINITY
 
 
+def wait_for(condition: Callable[[], object], seconds: float = 10.0) -> None:
+    until = time.perf_counter() + seconds
+    while not condition() and time.perf_counter() < until:
+        time.sleep(0.01)
+
+
 def test_stop_signal_halt_deadline_and_clear() -> None:
     signal = StopSignal()
-    assert not signal.expired()
+    assert not signal.expired() and signal.flag[0] == 0
     signal.halt()
-    assert signal.expired() and (signal.flag is None or signal.flag[0])
+    assert signal.expired() and signal.flag[0] == HALTED
+    signal.set_deadline(time.perf_counter() + 60)  # a new deadline keeps the halt
+    assert signal.expired() and signal.flag[0] == HALTED
     signal.clear()
-    assert not signal.expired() and (signal.flag is None or not signal.flag[0])
+    assert not signal.expired() and signal.flag[0] == 0
     signal.set_deadline(time.perf_counter() + 0.05)
     assert not signal.expired()
-    time.sleep(0.2)
-    assert signal.expired()
-    if signal.flag is not None:
-        assert signal.flag[0]  # the alarm wrote the flag a compiled search polls
+    wait_for(lambda: signal.flag[0])
+    assert signal.expired() and signal.flag[0] == DEADLINE  # the alarm wrote what kernels poll
     signal.set_deadline(None)
-    assert not signal.expired() and (signal.flag is None or not signal.flag[0])
+    assert not signal.expired() and signal.flag[0] == 0
     signal.set_deadline(time.perf_counter() + 0.05)
     signal.clear()
     time.sleep(0.15)
-    assert not signal.expired() and (signal.flag is None or not signal.flag[0])
+    assert not signal.expired() and signal.flag[0] == 0
+
+
+def test_the_alarm_rings_each_deadline_and_no_cancelled_one() -> None:
+    early, late = StopSignal(), StopSignal()
+    late.set_deadline(time.perf_counter() + 30)
+    early.set_deadline(time.perf_counter() + 0.05)
+    cancelled = [StopSignal() for _ in range(50)]
+    for signal in cancelled:
+        signal.set_deadline(time.perf_counter() + 0.05)
+    for index, signal in enumerate(cancelled):
+        signal.set_deadline(None) if index % 2 else signal.clear()
+    marker = StopSignal()
+    marker.set_deadline(time.perf_counter() + 0.1)  # rings after all the cancelled deadlines
+    wait_for(lambda: marker.flag[0])
+    assert early.flag[0] == marker.flag[0] == DEADLINE
+    assert late.flag[0] == 0 and not late.expired()
+    assert all(signal.flag[0] == 0 and not signal.expired() for signal in cancelled)
+    late.clear()
+
+
+def test_a_halt_is_never_overwritten_by_the_alarm() -> None:
+    halted, other = StopSignal(), StopSignal()
+    halted.set_deadline(time.perf_counter() + 0.02)
+    halted.halt()
+    other.set_deadline(time.perf_counter() + 0.05)
+    wait_for(lambda: other.flag[0])
+    assert halted.flag[0] == HALTED and halted.halted
+
+
+def test_halt_from_another_thread_stops_a_pure_search_at_its_next_look() -> None:
+    signal = StopSignal()
+    looks = 0
+
+    def pure_search() -> None:  # looks at the signal every CLOCK_EVERY nodes
+        nonlocal looks
+        while True:
+            for _ in range(CLOCK_EVERY):
+                pass
+            looks += 1
+            if signal.expired():
+                raise SearchTimeout
+
+    stopped: list[SearchTimeout] = []
+
+    def run() -> None:
+        try:
+            pure_search()
+        except SearchTimeout as error:
+            stopped.append(error)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    wait_for(lambda: looks > 100)
+    signal.halt()
+    worker.join(10)
+    assert not worker.is_alive() and stopped
+
+
+def test_without_threads_the_clock_alone_stops_a_pure_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_threads(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(search, "_alarm_clock", search._AlarmClock())  # its thread not started yet
+    signal = StopSignal()
+    with monkeypatch.context() as patched:
+        patched.setattr(threading.Thread, "start", no_threads)
+        signal.set_deadline(time.perf_counter() + 0.05)  # no alarm can ring: no error either
+        assert not signal.expired()
+        time.sleep(0.1)
+        assert signal.expired() and signal.flag[0] == 0
+        signal.halt()
+        assert signal.expired()
+    # Where threads can start again, the alarm clock starts with the next deadline.
+    signal.clear()
+    signal.set_deadline(time.perf_counter() + 0.02)
+    wait_for(lambda: signal.flag[0])
+    assert signal.flag[0] == DEADLINE
+
+
+def test_on_check_runs_at_every_look() -> None:
+    signal = StopSignal()
+    calls: list[int] = []
+    signal.on_check = lambda: calls.append(1)
+    for _ in range(3):
+        assert not signal.expired()
+    assert len(calls) == 3
 
 
 def test_root_search_matches_a_plain_maximum_on_random_trees() -> None:

@@ -70,8 +70,9 @@ def best_names(board: Board, depth: int) -> tuple[list[str], str]:
     from reversi_widget.analysis import analyse
 
     analysis = analyse(board, depth=depth)
-    top = analysis.best.score
-    return [str(m.move) for m in analysis.moves if m.score == top], margin_text(top, analysis.best.exact).render("en")
+    best = analysis.best
+    names = [str(m.move) for m in analysis.moves if m.score == best.score]
+    return names, margin_text(best.score, best.exact, best.bound).render("en")
 
 
 def test_a_hint_intent_rings_the_best_moves_of_the_position() -> None:
@@ -152,9 +153,34 @@ def test_a_hint_is_refused_for_a_computer_a_forced_pass_and_a_waiting_practice_d
 def score_text(entry: Any) -> str:
     """How the overlay writes one of ``analyse()``'s scores (English)."""
     margin = round(entry.score)
+    if entry.bound:
+        return f"W≥+{margin}" if margin > 0 else f"L≤{margin}"
     if entry.exact:
         return f"W+{margin}" if margin > 0 else f"L{margin}" if margin < 0 else "D"
     return f"{margin:+d}" if margin else "0"
+
+
+# 4x4, Black to move, 8 empties: at depth 7, a3 is proven to win, by 1 disc as far as the
+# search sees; solved, it wins by 6.
+PROVEN_SHORT_OF_THE_END = "c4b4a1b1"
+
+
+def test_a_win_proven_short_of_the_end_is_said_with_its_margin_as_a_bound() -> None:
+    from reversi_widget import solve
+
+    board = Board.from_transcript(PROVEN_SHORT_OF_THE_END, rules=Rules(size=4))
+    w, _ = widget(board=board, analysis_depth=7, show_scores=True)
+    w.hint()
+    assert w.wait(10)
+    assert w.hints == ["a3"] and w.notice == "Hint for Black: a3 (ahead by at least 1 disc)"
+    assert w.scores["a3"] == "W≥+1"
+    after = board.copy()
+    after.push("a3")
+    assert -solve(after).score == 6  # the truth is above the bound, never below
+    w.language = "ca"
+    assert w.scores["a3"] == "G≥+1" and "almenys 1 peça d'avantatge" in w.notice
+    w.analysis_depth = None  # the default solves these 8 empties: the margin is exact now
+    assert w.wait(10) and w.scores["a3"] == "G+6"
 
 
 # A game near its end: 10 empty squares, White to move, solved exactly by default.
@@ -208,7 +234,7 @@ class HeldAnalysis:
         self.started = threading.Semaphore(0)
 
     def __call__(
-        self, board: Board, depth: int | None = None, time_limit: float | None = None, progress: Any = None
+        self, board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None, stop: Any = None
     ) -> Any:
         from reversi_widget.analysis import analyse
 
@@ -255,7 +281,7 @@ def test_a_stale_analysis_is_cancelled_at_its_next_progress_report(
     started, stopped = threading.Event(), threading.Event()
     calls = []
 
-    def endless(board: Board, depth: int | None = None, time_limit: float | None = None, progress: Any = None) -> Any:
+    def endless(board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None, stop: Any = None) -> Any:
         calls.append(board.ply)
         if len(calls) > 1:
             return analyse(board, depth=1)
@@ -286,6 +312,102 @@ def test_a_stale_analysis_is_cancelled_at_its_next_progress_report(
     join_workers(w)
 
 
+class Watched:
+    """The real ``analyse`` or ``review`` for the widget, noting when each progress report
+    comes and how the call ends."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.reports: list[float] = []  # time.monotonic() of each report
+        self.ended = threading.Event()
+        self.raised: list[BaseException] = []
+
+    def __call__(self, board: Board, *args: Any, progress: Any = None, stop: Any = None, **kwargs: Any) -> Any:
+        def report(fraction: float, message: str) -> None:
+            self.reports.append(time.monotonic())
+            progress(fraction, message)
+
+        try:
+            return self.real(board, *args, progress=report, stop=stop, **kwargs)
+        except BaseException as error:
+            self.raised.append(error)
+            raise
+        finally:
+            self.ended.set()
+
+    def wait_inside_a_search(self, seconds: float) -> None:
+        """Until ``seconds`` have passed since the last report: deep inside one root move."""
+        until = time.monotonic() + 120
+        while not (self.reports and time.monotonic() - self.reports[-1] > seconds):
+            assert time.monotonic() < until and not self.ended.is_set()
+            time.sleep(0.01)
+
+
+def use_path(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reversi_widget import native
+    from tests.native_support import require_compiled
+
+    if path == "pure":
+        native.wait("midgame")  # a warm-up under way that saw the variable would give up for good
+        monkeypatch.setenv(native.PURE_ENV, "1")
+    else:
+        require_compiled("midgame")
+        require_compiled("endgame")
+
+
+@pytest.mark.parametrize("path", ["pure", "compiled"])
+@pytest.mark.parametrize("trigger", ["a move", "scores hidden"])
+def test_a_stale_analysis_stops_in_the_middle_of_its_search(
+    monkeypatch: pytest.MonkeyPatch, path: str, trigger: str
+) -> None:
+    from reversi_widget.analysis import analyse
+    from reversi_widget.play import aids as aids_module
+    from reversi_widget.search import SearchTimeout
+
+    use_path(path, monkeypatch)
+    watched = Watched(analyse)
+    monkeypatch.setattr(aids_module, "analyse", watched)
+    w, _ = widget(show_scores=trigger == "scores hidden", analysis_depth=40)
+    if trigger == "a move":
+        w.hint()  # for the start only: after a move nothing wants it
+    watched.wait_inside_a_search(0.5)
+    (job,) = w._workers.jobs
+    reports = len(watched.reports)
+    if trigger == "a move":
+        click(w, "d3")
+    else:
+        w.set_state({"show_scores": False})
+    assert job.stop.halted  # by the very operation that made it stale
+    assert watched.ended.wait(5) and isinstance(watched.raised[0], SearchTimeout)
+    assert len(watched.reports) == reports  # it never finished the root move it was in
+    assert w.wait(5) and w.busy == "" and w._workers.jobs == []
+    assert w.hints == [] and w.scores == {} and "failed" not in w.notice
+    join_workers(w)
+
+
+@pytest.mark.parametrize("path", ["pure", "compiled"])
+def test_a_stale_review_stops_in_the_middle_of_its_search(monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    from reversi_widget.analysis import review
+    from reversi_widget.play import aids as aids_module
+    from reversi_widget.search import SearchTimeout
+
+    use_path(path, monkeypatch)
+    watched = Watched(review)
+    monkeypatch.setattr(aids_module, "review", watched)
+    w, _ = finished_game()
+    w.analysis_depth = 40  # every position estimated to depth 40: far more than the test waits
+    w.review()
+    watched.wait_inside_a_search(0.5)
+    (job,) = w._workers.jobs
+    reports = len(watched.reports)
+    send(w, {"kind": "new_game", "ply": w.ply})
+    assert job.stop.halted
+    assert watched.ended.wait(5) and isinstance(watched.raised[0], SearchTimeout)
+    assert len(watched.reports) == reports
+    assert w.wait(5) and w.busy == "" and w.review_moves == [] and "failed" not in w.notice
+    join_workers(w)
+
+
 def finished_game(**kwargs: Any) -> tuple[ReversiWidget, Capture]:
     w, sent = widget(black=RandomPlayer(seed=1), white=GreedyPlayer(seed=2), **kwargs)
     assert w.wait(10) and w.game_over
@@ -294,6 +416,7 @@ def finished_game(**kwargs: Any) -> tuple[ReversiWidget, Capture]:
 
 def test_review_scores_every_move_with_its_loss_marks_and_chart() -> None:
     from reversi_widget.analysis import review
+    from reversi_widget.play.aids import review_done_text
 
     w, sent = finished_game(analysis_depth=3)
     assert w.can_review and w.review_moves == [] and w.evaluations == []
@@ -309,13 +432,15 @@ def test_review_scores_every_move_with_its_loss_marks_and_chart() -> None:
     for e in entries:
         least = {"??": 12, "?": 6, "?!": 2, "": 0}[e["mark"]]
         assert e["loss"] >= least and not (e["mark"] == "" and e["loss"] >= 2)
+        how = " (exact)" if e["exact"] else " (estimate)"  # each note says which it is
         if e["forced"]:
             assert e["note"] == "forced" and e["mark"] == ""
         elif e["loss"] == 0:
-            assert e["note"] == "best move"
+            assert e["note"] == "best move" + how
         else:
-            assert e["note"] == f"best: {e['best']}, lost {discs_text(e['loss'], e['exact']).render('en')}"
-            assert re.fullmatch(r"best: \w+, lost (about )?\d+ discs?", e["note"])  # whole discs, with the unit
+            assert e["note"] == f"best: {e['best']}, lost {discs_text(e['loss'], e['exact']).render('en')}{how}"
+            assert re.fullmatch(r"best: \w+, lost (about )?\d+ discs? \((exact|estimate)\)", e["note"])
+    assert {e["exact"] for e in entries if not e["forced"]} == {True, False}  # the end is solved
     assert any(e["mark"] for e in entries)  # a random player makes mistakes
     assert any(e["move"] == "pass" and e["forced"] for e in entries)  # this game has a pass
     # the chart: every position from Black's side; a forced move keeps the evaluation
@@ -332,15 +457,73 @@ def test_review_scores_every_move_with_its_loss_marks_and_chart() -> None:
     assert values[-1] == outcome.black - outcome.white
     assert sent.updates()["review_moves"] == entries and w.busy == ""
     assert w.notice.startswith("Review done.") and w.notice_kind == "info"
+    first_exact = min(e["ply"] for e in entries if e["exact"])
+    assert all(e["exact"] for e in entries[first_exact - 1 :] if not e["forced"])
+    assert f"Scores are exact from move {first_exact} on, estimates before it." in w.notice
     # kept while navigating the reviewed game, retranslated, gone once the line changes
     w.jump(10)
     assert w.review_moves == entries
     w.language = "pl"
-    assert {e["note"] for e in w.review_moves} >= {"najlepszy ruch"}
+    notes = {e["note"] for e in w.review_moves}
+    assert {"najlepszy ruch (dokładnie)", "najlepszy ruch (szacunkowo)"} & notes
+    assert f"Oceny są dokładne od ruchu {first_exact}," in review_done_text(expected).render("pl")
     w.white = "human"
     w.black = "human"
     w.play(next(iter(w.board.legal_moves)))
     assert w.review_moves == [] and w.evaluations == [] and not w.can_review
+
+
+@pytest.mark.parametrize(
+    ("exact", "bound", "score", "loss", "english"),
+    [
+        (True, False, 4.0, 0.0, "best move (exact)"),
+        (True, False, -2.0, 6.0, "best: c4, lost 6 discs (exact)"),
+        (False, True, 6.0, 0.0, "best move (a proven win, by at least 6 discs)"),
+        (False, True, -3.0, 0.0, "best move (a proven loss, by at least 3 discs)"),
+        (False, False, 1.5, 3.6, "best: c4, lost about 4 discs (estimate)"),
+    ],
+)
+def test_each_reviewed_move_says_how_sure_its_scores_are(
+    exact: bool, bound: bool, score: float, loss: float, english: str
+) -> None:
+    from reversi_widget import BLACK, Move
+    from reversi_widget.analysis import MoveReview
+    from reversi_widget.i18n import LANGUAGES
+    from reversi_widget.play.view import review_entry
+
+    played, best = Move.from_name("d3"), Move.from_name("c4" if loss else "d3")
+    entry = MoveReview(5, BLACK, played, best, score, score + loss, loss, exact, False, bound)
+    shown = review_entry(entry, "en")
+    assert shown["note"] == english and (shown["exact"], shown["bound"]) == (exact, bound)
+    notes = {language: review_entry(entry, language)["note"] for language in LANGUAGES}
+    assert len(set(notes.values())) == len(LANGUAGES)  # said in each language
+    said = {"exact": f" {score:+g} exact: ", "bound": f" {'>=' if score > 0 else '<='}{score:+g} proven: "}
+    assert said.get("exact" if exact else "bound" if bound else "", f" {score:+g} estimate: ") in str(entry)
+
+
+@pytest.mark.parametrize(
+    ("exact", "english"),
+    [
+        ("EEEE", "Every score is exact."),
+        ("eeEE", "Scores are exact from move 3 on, estimates before it."),
+        ("EeEE", "Scores are exact from move 3 on, estimates before it."),
+        ("EEEe", "The scores are estimates."),
+        ("eFEE", "Scores are exact from move 3 on, estimates before it."),
+        ("eeeF", "The scores are estimates."),
+    ],
+)
+def test_the_review_notice_says_from_where_the_scores_are_exact(exact: str, english: str) -> None:
+    """E: an exact move, e: an estimate, F: a forced move (not scored, so it does not count)."""
+    from reversi_widget import BLACK, WHITE, Move
+    from reversi_widget.analysis import MoveReview
+    from reversi_widget.play.aids import certainty_text
+
+    move = Move.from_name("d3")
+    reviews = [
+        MoveReview(ply, BLACK if ply % 2 else WHITE, move, move, 0.0, 0.0, 0.0, kind == "E", kind == "F")
+        for ply, kind in enumerate(exact, 1)
+    ]
+    assert certainty_text(reviews).render("en") == english
 
 
 def test_review_is_refused_before_the_game_ends() -> None:
@@ -365,7 +548,9 @@ def test_review_shows_its_progress_and_a_stale_review_is_dropped(monkeypatch: py
     w, _ = finished_game()
     halfway, go_on = threading.Event(), threading.Event()
 
-    def slow_review(board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None) -> Any:
+    def slow_review(
+        board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None, stop: Any = None
+    ) -> Any:
         progress(0.5, "half")
         halfway.set()
         assert go_on.wait(5)

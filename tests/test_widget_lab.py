@@ -276,6 +276,12 @@ def test_only_the_buttons_that_apply_show_and_the_next_step_is_primary(server: S
     page.wait_for_selector(f"{computers} [data-role=review-chart]")
     page.wait_for_function(f"() => !document.querySelector('{computers} [data-busy]')")
     assert visible_buttons(page, computers) == ["undo", "redo-", "new*"]
+    # each reviewed move says how sure its scores are, in its tooltip too
+    certainty = page.eval_on_selector_all(
+        f"{computers} [data-role=moves] [data-certainty]", "els => els.map(e => [e.dataset.certainty, e.title])"
+    )
+    said = {"exact": "(exact)", "estimate": "(estimate)", "bound": "by at least"}
+    assert certainty and all(said[kind] in title for kind, title in certainty)
     # a person against the computer: no Pause, no Pass, Hint for the person's turn
     assert visible_buttons(page, human) == ["undo-", "redo-", "new", "hint"]
     # practice: the placed disc waits for its flips, Done is the one step to take

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from reversi_widget import Board, Move
+from reversi_widget import Board, Move, native
 from reversi_widget.analysis import analyse, review
 from reversi_widget.play import slices, workers
 from reversi_widget.play.slices import EventLoopRunner
@@ -28,6 +28,9 @@ from tests.test_widget_computers import STALE_MAKERS, make_stale
 @pytest.fixture(autouse=True)
 def no_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(workers, "THREADS", False)
+    # The compiled core's warm-up as Pyodide sees it: not started, and its thread cannot
+    # start. A throwaway one, so the failure it records does not outlive the test.
+    monkeypatch.setattr(native, "_warm_up", native._WarmUp())
 
     def refuse(thread: threading.Thread) -> None:
         raise RuntimeError("can't start new thread")
@@ -183,7 +186,9 @@ def test_an_analysis_lets_messages_in_at_its_progress_reports_and_one_there_stop
     calls: list[str] = []
     reports_after_the_move: list[int] = []
 
-    def long_analysis(board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None) -> Any:
+    def long_analysis(
+        board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None, stop: Any = None
+    ) -> Any:
         calls.append(board.to_string())
         if board.to_string() != start:
             return analyse(board, depth=1)
@@ -227,6 +232,48 @@ def test_puzzle_tries_reach_the_log_in_slices(tmp_path: Path) -> None:
     click(w, str(puzzle.solution[0]))
     assert w.wait(60)
     assert [row[2:4] for row in puzzle_tries(log, "Ann")] == [(wrong, "no"), (str(puzzle.solution[0]), "yes")]
+
+
+def test_a_pure_search_lets_messages_in_at_its_clock_checks_and_one_there_stops_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In the middle of a root move, far from any progress report, the pure search's clock
+    checks pause too (the job's stop signal breathes there); a click handled at one makes
+    the analysis stale, and the search ends at that very check."""
+    from reversi_widget.play import aids as aids_module
+    from reversi_widget.search import SearchTimeout
+
+    monkeypatch.setenv(native.PURE_ENV, "1")  # what Pyodide runs: no numba there
+    reports: list[float] = []
+    raised: list[BaseException] = []
+
+    def watched(board: Board, depth: Any = None, time_limit: Any = None, progress: Any = None, stop: Any = None) -> Any:
+        def report(fraction: float, message: str) -> None:
+            reports.append(time.monotonic())
+            progress(fraction, message)
+
+        try:
+            return analyse(board, depth=depth, time_limit=time_limit, progress=report, stop=stop)
+        except BaseException as error:
+            raised.append(error)
+            raise
+
+    monkeypatch.setattr(aids_module, "analyse", watched)
+    w, _ = widget(analysis_time_limit=30)  # deepens for 30 s unless stopped
+    w.hint()
+    clicked: list[int] = []  # the reports made before the click
+
+    def kernel_handles_a_click() -> None:
+        if not clicked and reports and time.monotonic() - reports[-1] > 0.3:
+            clicked.append(len(reports))
+            click(w, "d3")  # the hint was for the start: stale now
+
+    assert w._workers.runner is not None
+    w._workers.runner.pause = kernel_handles_a_click
+    assert w.wait(120)
+    assert clicked and isinstance(raised[0], SearchTimeout)
+    assert len(reports) == clicked[0]  # not one more report: it stopped inside the root move
+    assert w.ply == 1 and w.busy == "" and w.hints == [] and "failed" not in w.notice
 
 
 # -- the runner itself ----------------------------------------------------------------------------

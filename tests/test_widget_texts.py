@@ -42,25 +42,29 @@ def test_the_banner_status_and_refusal_say_the_same_result() -> None:
 
 
 @pytest.mark.parametrize(
-    ("margin", "exact", "english"),
+    ("margin", "exact", "bound", "english"),
     [
-        (6, True, "ahead by 6 discs"),
-        (-1, True, "behind by 1 disc"),
-        (0, True, "a draw"),
-        (2.5, False, "about 3 discs ahead"),
-        (-0.4, False, "about even"),
-        (-5.2, False, "about 5 discs behind"),
+        (6, True, False, "ahead by 6 discs"),
+        (-1, True, False, "behind by 1 disc"),
+        (0, True, False, "a draw"),
+        (6, False, True, "ahead by at least 6 discs"),
+        (-1, False, True, "behind by at least 1 disc"),
+        (2.5, False, False, "about 3 discs ahead"),
+        (-0.4, False, False, "about even"),
+        (-5.2, False, False, "about 5 discs behind"),
     ],
 )
-def test_a_margin_says_its_unit_and_whether_it_is_proven(margin: float, exact: bool, english: str) -> None:
-    text = margin_text(margin, exact)
+def test_a_margin_says_its_unit_and_whether_it_is_proven(margin: float, exact: bool, bound: bool, english: str) -> None:
+    text = margin_text(margin, exact, bound)
     assert text.render("en") == english
     discs = whole(abs(margin))
+    at_least = {"en": "at least", "ca": "almenys", "pl": "co najmniej", "uk": "щонайменше"}
     for language in LANGUAGES:
         said = text.render(language)
         if discs:  # the number with the language's plural of "disc"
             assert translate("count_discs", language, count=discs) in said
-        assert ("about" in said) == (not exact and language == "en")
+        assert ("about" in said) == (not exact and not bound and language == "en")
+        assert (at_least[language] in said) == bound
     assert text.render("pl") != text.render("uk") != text.render("ca")
 
 
@@ -77,7 +81,8 @@ def test_the_hint_notice_says_what_its_number_is() -> None:
     assert w.wait(30)
     head, _, margin = w.notice.partition(" (")
     assert head.startswith("Hint for White: ") and margin.endswith(")")
-    assert margin[:-1] in {margin_text(s, e).render("en") for s in range(-64, 65) for e in (True, False)}
+    said = {margin_text(s, e, b).render("en") for s in range(-64, 65) for e in (True, False) for b in (True, False)}
+    assert margin[:-1] in said
     assert "disc" in margin or "even" in margin or "draw" in margin
 
 

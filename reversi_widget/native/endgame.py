@@ -31,8 +31,10 @@ from . import SIZES
 from .bits import ONE, ZERO, kernel, popcount, signed, trailing_zeros, u64, unsigned
 from .moves import FULL, flips, legal
 
-#: Beyond any score; a bound of +-INFINITY in the table means "no bound".
-INFINITY = 100
+#: Beyond every disc margin: the window is clamped to +-NO_BOUND (``search.INFINITY`` comes
+#: in), it marks "no move yet", and as a table bound it means none; it fits the table's bytes
+#: (offset by 128).
+NO_BOUND = 100
 #: Up to this many empties the table-less walk over the empty squares is used.
 SHALLOW_EMPTIES = 7
 #: From this many empties on, the children's table entries are looked at before searching.
@@ -177,7 +179,7 @@ def two_empties(n: int, p: int, o: int, alpha: int, beta: int, rules: int, stats
     empty = ~(p | o) & FULL[n]
     x1 = trailing_zeros(empty)
     x2 = trailing_zeros(empty & (empty - ONE))
-    best = -INFINITY
+    best = -NO_BOUND
     if o & AROUND[n, x1]:
         f = flips(n, x1, p, o)
         if f:
@@ -188,10 +190,10 @@ def two_empties(n: int, p: int, o: int, alpha: int, beta: int, rules: int, stats
         f = flips(n, x2, p, o)
         if f:
             best = max(best, -last_move(n, o ^ f, p | f | (ONE << x2), x1, rules))
-    if best > -INFINITY:
+    if best > -NO_BOUND:
         return best
     # The mover passes: the opponent picks the lower of its options (from the mover's side).
-    best = INFINITY
+    best = NO_BOUND
     if p & AROUND[n, x1]:
         f = flips(n, x1, o, p)
         if f:
@@ -202,7 +204,7 @@ def two_empties(n: int, p: int, o: int, alpha: int, beta: int, rules: int, stats
         f = flips(n, x2, o, p)
         if f:
             best = min(best, last_move(n, p ^ f, o | f | (ONE << x2), x1, rules))
-    if best < INFINITY:
+    if best < NO_BOUND:
         return best
     return final_score(n, p, o, rules)
 
@@ -234,7 +236,7 @@ def few_empties(n: int, p: int, o: int, alpha: int, beta: int, rules: int, stats
         order = (order & low) | (sq << (8 * i)) | ((order & ~low) << 8)
         keys = (keys & low) | (key << (8 * i)) | ((keys & ~low) << 8)
         count += 1
-    best = -INFINITY
+    best = -NO_BOUND
     for i in range(count):
         sq = (order >> (8 * i)) & 255
         if o & AROUND[n, sq]:
@@ -251,10 +253,10 @@ def few_empties(n: int, p: int, o: int, alpha: int, beta: int, rules: int, stats
                         alpha = score
                         if alpha >= beta:
                             return best
-    if best > -INFINITY:
+    if best > -NO_BOUND:
         return best
     # The mover passes: the opponent moves, and minimises the mover's score.
-    best = INFINITY
+    best = NO_BOUND
     for i in range(count):
         sq = (order >> (8 * i)) & 255
         if p & AROUND[n, sq]:
@@ -271,7 +273,7 @@ def few_empties(n: int, p: int, o: int, alpha: int, beta: int, rules: int, stats
                         beta = score
                         if beta <= alpha:
                             return best
-    if best < INFINITY:
+    if best < NO_BOUND:
         return best
     return final_score(n, p, o, rules)
 
@@ -287,7 +289,7 @@ def shallow(n: int, p: int, o: int, alpha: int, beta: int, empties: int, rules: 
         quadrant = QUADRANTS[n, q]
         if popcount(empty & quadrant) & 1:
             odd |= quadrant
-    best = -INFINITY
+    best = -NO_BOUND
     for phase in range(2):
         group = empty & odd if phase == 0 else empty & ~odd
         for k in range(6):
@@ -311,7 +313,7 @@ def shallow(n: int, p: int, o: int, alpha: int, beta: int, empties: int, rules: 
                         alpha = score
                         if alpha >= beta:
                             return best
-    if best == -INFINITY:  # no move: pass, or the game is over
+    if best == -NO_BOUND:  # no move: pass, or the game is over
         if not legal(n, o, p):
             return final_score(n, p, o, rules)
         return -shallow(n, o, p, -beta, -alpha, empties, rules, stats)
@@ -415,7 +417,7 @@ def deep(
         slots[empties, i] = key * 64 + sq
         count += 1
     alpha0 = alpha
-    best = -INFINITY
+    best = -NO_BOUND
     best_sq = -1
     for i in range(count):
         sq = slots[empties, i] & 63
@@ -449,7 +451,7 @@ def deep(
         older = (table[bucket, 2] >> 24) & BYTE
         newer = (table[bucket + 1, 2] >> 24) & BYTE
         entry = bucket if older <= newer else bucket + 1
-    lower, upper = -INFINITY, INFINITY
+    lower, upper = -NO_BOUND, NO_BOUND
     if best > alpha0:
         lower = best
     if best < beta:
@@ -477,8 +479,8 @@ def search(
 ) -> int:
     """The exact score of ``p`` to move against ``o`` if it lies inside (alpha, beta), else a
     bound on the right side of it (fail-soft); meaningless if ``stop[0]`` got set."""
-    alpha = max(alpha, -INFINITY)
-    beta = min(beta, INFINITY)
+    alpha = max(alpha, -NO_BOUND)
+    beta = min(beta, NO_BOUND)
     empty = ~(p | o) & FULL[n]
     empties = popcount(empty)
     if empties == 0:

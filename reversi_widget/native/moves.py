@@ -106,3 +106,19 @@ def flips(n: int, sq: int, p: int, o: int) -> int:
             if first & p:
                 r |= ray & ~((first << ONE) - ONE)
     return r
+
+
+@kernel("UniTuple(uint64, 2)(int64, int64, uint64, uint64)")
+def play(n: int, sq: int, p: int, o: int) -> tuple[int, int]:
+    """A move of ``p`` on ``sq`` in one call: (the discs it flips, the opponent's legal moves
+    in the position it leads to), or (0, 0) when ``sq`` is occupied or flips nothing.
+
+    ``Board.push`` calls it from Python, where each call costs far more than the work done
+    in it, so the replies, which the next look at the board's legal moves needs, come along."""
+    bit = ONE << sq
+    if (p | o) & bit:
+        return ZERO, ZERO
+    f = flips(n, sq, p, o)
+    if not f:
+        return ZERO, ZERO
+    return f, legal(n, o ^ f, p | f | bit)

@@ -16,6 +16,7 @@ from typing import Any
 from ..analysis import Analysis, MoveAnalysis, MoveReview, analyse, review
 from ..errors import ReversiError
 from ..progress import Progress
+from ..search import StopSignal
 from ..squares import BLACK, WHITE
 from .puzzling import hides_answer
 from .session import Session
@@ -32,17 +33,19 @@ class AnalysisRefusedError(ReversiError):
     a computer is to move, the game is not finished yet...)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Job:
     """An analysis to run away from the game: ``compute`` (which reports progress to
-    ``record``, and is stopped once ``alive`` says its result is no longer wanted), then
-    ``finish`` with the result, ``None`` when it was stopped, or the exception it raised."""
+    ``record``), then ``finish`` with the result, ``None`` when it was stopped, or the
+    exception it raised. Once ``alive`` says its result is no longer wanted, ``stop`` is
+    halted, and the search inside ``compute`` ends at its next look at it."""
 
     name: str  # "analysis" or "review"
     compute: Callable[[Progress], Any]
     alive: Callable[[], bool]
     record: Callable[[float], None]
     finish: Callable[[Any], None]
+    stop: StopSignal
 
 
 class Aids:
@@ -171,13 +174,14 @@ class Aids:
         self.progress["analysis"] = 0.0
         board = self.session.board.copy(stack=False)
         depth, limit = self.depth, self.time_limit
+        stop = StopSignal()
 
         def compute(progress: Progress) -> Analysis:
-            return analyse(board, depth=depth, time_limit=limit, progress=progress)
+            return analyse(board, depth=depth, time_limit=limit, progress=progress, stop=stop)
 
         # Stale once the position changes, or once neither the scores nor a hint want it.
         alive = lambda: self.key() == key and self.analysis_wanted()  # noqa: E731
-        return Job("analysis", compute, alive, self._recorder("analysis"), self._analysed(key))
+        return Job("analysis", compute, alive, self._recorder("analysis"), self._analysed(key), stop)
 
     def _analysed(self, key: AidKey) -> Callable[[Any], None]:
         def finish(result: Analysis | Exception | None) -> None:
@@ -200,9 +204,10 @@ class Aids:
         self.progress["review"] = 0.0
         board = self.session.whole_line()
         depth, limit = self.depth, self.time_limit
+        stop = StopSignal()
 
         def compute(progress: Progress) -> list[MoveReview]:
-            return review(board, depth, limit, progress)
+            return review(board, depth=depth, time_limit=limit, progress=progress, stop=stop)
 
         def finish(result: list[MoveReview] | Exception | None) -> None:
             if self.review_job == line_id:
@@ -215,7 +220,8 @@ class Aids:
                 self.reviewed = (line_id, result)
                 self.session.notify("info", review_done_text(result))
 
-        return Job("review", compute, lambda: self.session.line_id == line_id, self._recorder("review"), finish)
+        alive = lambda: self.session.line_id == line_id  # noqa: E731
+        return Job("review", compute, alive, self._recorder("review"), finish, stop)
 
     def _recorder(self, name: str) -> Callable[[float], None]:
         def record(fraction: float) -> None:
@@ -231,7 +237,7 @@ class Aids:
             "notice_hint",
             color=color_text(self.session.board.turn),
             moves=Listed(tuple(str(entry.move) for entry in best)),
-            score=margin_text(best[0].score, best[0].exact),
+            score=margin_text(best[0].score, best[0].exact, best[0].bound),
         )
 
 
@@ -241,7 +247,8 @@ def best_moves(analysis: Analysis) -> list[MoveAnalysis]:
 
 
 def review_done_text(reviews: list[MoveReview]) -> Text:
-    """The discs each side gave away, summed: exact only if every move of that side was solved."""
+    """The discs each side gave away, summed: exact only if every move of that side was solved;
+    and from which move on the scores are exact."""
     lost = {BLACK: 0.0, WHITE: 0.0}
     exact = {BLACK: True, WHITE: True}
     for entry in reviews:
@@ -254,4 +261,18 @@ def review_done_text(reviews: list[MoveReview]) -> Text:
         white=color_text(WHITE),
         black_loss=discs_text(lost[BLACK], exact[BLACK]),
         white_loss=discs_text(lost[WHITE], exact[WHITE]),
+        certainty=certainty_text(reviews),
     )
+
+
+def certainty_text(reviews: list[MoveReview]) -> Text:
+    """Where a review's scores are exact: everywhere, from some move to the end (where the
+    end of the game was solved), or nowhere (forced moves are not scored and do not count)."""
+    scored = [entry for entry in reviews if not entry.forced]
+    estimated = [entry.ply for entry in scored if not entry.exact]
+    if not estimated:
+        return Text("review_all_exact")
+    first_exact = next((entry.ply for entry in scored if entry.ply > estimated[-1]), None)
+    if first_exact is None:
+        return Text("review_all_estimates")
+    return Text("review_exact_from", ply=first_exact)

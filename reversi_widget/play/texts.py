@@ -204,14 +204,16 @@ def result_text(outcome: Outcome, board: Board) -> Renders:
 
 
 def score_text(entry: MoveAnalysis) -> Renders:
-    """A move's score as the overlay writes it: "+4", "-2", "0" (estimates, rounded) or
-    "W+6", "D", "L-4" (proven results) in the widget's language."""
+    """A move's score as the overlay writes it: "+4", "-2", "0" (estimates, rounded), "W+6",
+    "D", "L-4" (solved) or "W≥+6", "L≤-4" (a proven win or loss, by at least that margin)
+    in the widget's language."""
     margin = round(entry.score)
-    if entry.exact:
+    if entry.proven:
+        bound = "_bound" if entry.bound else ""
         if margin > 0:
-            return Text("score_win", margin=f"+{margin}")
+            return Text(f"score_win{bound}", margin=f"+{margin}")
         if margin < 0:
-            return Text("score_loss", margin=str(margin))
+            return Text(f"score_loss{bound}", margin=str(margin))
         return Text("score_draw")
     return Plain(f"{margin:+d}" if margin else "0")
 
@@ -221,11 +223,12 @@ def whole(value: float) -> int:
     return int(math.copysign(math.floor(abs(value) + 0.5), value))
 
 
-def margin_text(margin: float, exact: bool) -> Text:
+def margin_text(margin: float, exact: bool, bound: bool = False) -> Text:
     """A final disc margin for the side to move, in words with its unit: "ahead by 6 discs",
-    "a draw" when the search proved it, "about 2 discs behind" when it is an estimate."""
+    "a draw" when it is solved, "ahead by at least 6 discs" for a proven win whose margin
+    is a bound (``bound``), "about 2 discs behind" when it is an estimate."""
     discs = whole(margin)
-    kind = "margin" if exact else "estimate"
+    kind = "margin" if exact else "bound" if bound and discs else "estimate"
     if not discs:
         return Text(f"{kind}_even")
     return Text(f"{kind}_{'ahead' if discs > 0 else 'behind'}", discs=Text("count_discs", count=abs(discs)))

@@ -15,7 +15,7 @@ from ..strings import front_end_strings
 from .aids import Aids, best_moves
 from .puzzling import hides_answer
 from .session import Session
-from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text
+from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
 
 __all__ = ["REVIEW_MARKS", "actions", "picture", "rule_notes"]
 
@@ -233,12 +233,13 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
     mark = "" if entry.forced else next((sign for least, sign in REVIEW_MARKS if loss >= least), "")
     if entry.forced:
         note = translate("review_forced", language)
-    elif loss <= 0:
-        note = translate("review_best", language)
     else:
-        note = translate(
-            "review_loss", language, best=str(entry.best), loss=discs_text(loss, entry.exact).render(language)
-        )
+        if loss <= 0:
+            verdict = translate("review_best", language)
+        else:
+            lost = discs_text(loss, entry.exact).render(language)
+            verdict = translate("review_loss", language, best=str(entry.best), loss=lost)
+        note = review_certainty(entry, verdict, language)
     return {
         "ply": entry.ply,
         "color": COLOR_KEY[entry.color],
@@ -248,7 +249,20 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
         "best_score": round(entry.best_score, 2),
         "loss": loss,
         "exact": entry.exact,
+        "bound": entry.bound,
         "forced": entry.forced,
         "mark": mark,
         "note": note,
     }
+
+
+def review_certainty(entry: MoveReview, verdict: str, language: str) -> str:
+    """A reviewed move's verdict with how sure it is: exact, a proven win or loss by at least
+    some margin, or an estimate."""
+    if entry.exact:
+        return translate("review_exact", language, note=verdict)
+    if entry.bound:
+        discs = Text("count_discs", count=whole(abs(entry.played_score))).render(language)
+        key = "review_bound_win" if entry.played_score > 0 else "review_bound_loss"
+        return translate(key, language, note=verdict, discs=discs)
+    return translate("review_estimate", language, note=verdict)

@@ -116,6 +116,7 @@ class Workers:
         self._queued: list[Callback] = []
         self._calling: Counter[int] = Counter()  # threads running queued callbacks (wait() waits for them)
         self._player_locks: dict[int, threading.Lock] = {}  # one choose() at a time per player object
+        self.jobs: list[Job] = []  # the analyses running
         self.runner = None if THREADS else EventLoopRunner(log)  # the event loop's slices, without threads
 
     # -- operations ---------------------------------------------------------------------------
@@ -136,6 +137,7 @@ class Workers:
                     finally:
                         if outer:
                             self._settle()
+                            self._stop_stale_jobs()
             finally:
                 if outer:
                     callbacks, self._queued = self._queued, []
@@ -269,8 +271,11 @@ class Workers:
 
     def run_job(self, job: Job) -> None:
         """Run an analysis away from the lock: its progress is recorded at most every
-        PROGRESS_EVERY seconds, and it is stopped at a report once it is stale."""
+        PROGRESS_EVERY seconds, and once an operation leaves it stale, its search is
+        halted where it is (or it stops at its next report)."""
         progress = self._reporter(job.alive, job.record)
+        if self.runner is not None:
+            job.stop.on_check = self.runner.breathe  # the kernel's messages get in mid-search too
 
         def work() -> None:
             result: object = None
@@ -279,11 +284,21 @@ class Workers:
             except Stale:
                 pass
             except Exception as error:
-                result = error
+                result = None if job.stop.halted else error  # halted: stale, not failed
             with self.operation():
+                if job in self.jobs:
+                    self.jobs.remove(job)
                 job.finish(result)
 
+        with self.lock:
+            self.jobs.append(job)
         self.spawn(job.name, work)
+
+    def _stop_stale_jobs(self) -> None:
+        """At the end of every operation (under the lock): halt the analyses it made stale."""
+        for job in self.jobs:
+            if not job.stop.halted and not job.alive():
+                job.stop.halt()
 
     def _reporter(self, alive: Callable[[], bool], record: Callable[[float], None]) -> Progress:
         last = 0.0

@@ -743,14 +743,20 @@ def test_score_overlay_writes_each_score_and_the_toggle_hides_it(boot: Any) -> N
 
 
 REVIEWED_MOVES = ["f5", "d6", "c3", "d3", "c4", "pass"]
-REVIEW = [
-    {"ply": 1, "move": "f5", "best": "f5", "loss": 0.0, "mark": "", "note": "best move", "forced": False},
-    {"ply": 2, "move": "d6", "best": "f6", "loss": 2.5, "mark": "?!", "note": "best: f6, lost 2.5", "forced": False},
-    {"ply": 3, "move": "c3", "best": "d3", "loss": 6.0, "mark": "?", "note": "best: d3, lost 6", "forced": False},
-    {"ply": 4, "move": "d3", "best": "c4", "loss": 14.0, "mark": "??", "note": "best: c4, lost 14", "forced": False},
-    {"ply": 5, "move": "c4", "best": "c4", "loss": 0.0, "mark": "", "note": "best move", "forced": False},
-    {"ply": 6, "move": "pass", "best": "pass", "loss": 0.0, "mark": "", "note": "forced", "forced": True},
-]
+REVIEW = [  # as Python sends them (play/view.py review_entry), in English
+    {"ply": 1, "move": "f5", "best": "f5", "loss": 0.0, "mark": "", "exact": False, "bound": True,
+     "note": "best move (a proven win, by at least 4 discs)", "forced": False},
+    {"ply": 2, "move": "d6", "best": "f6", "loss": 2.5, "mark": "?!", "exact": False, "bound": False,
+     "note": "best: f6, lost about 3 discs (estimate)", "forced": False},
+    {"ply": 3, "move": "c3", "best": "d3", "loss": 6.0, "mark": "?", "exact": True, "bound": False,
+     "note": "best: d3, lost 6 discs (exact)", "forced": False},
+    {"ply": 4, "move": "d3", "best": "c4", "loss": 14.0, "mark": "??", "exact": True, "bound": False,
+     "note": "best: c4, lost 14 discs (exact)", "forced": False},
+    {"ply": 5, "move": "c4", "best": "c4", "loss": 0.0, "mark": "", "exact": True, "bound": False,
+     "note": "best move (exact)", "forced": False},
+    {"ply": 6, "move": "pass", "best": "pass", "loss": 0.0, "mark": "", "exact": True, "bound": False,
+     "note": "forced", "forced": True},
+]  # fmt: skip
 EVALUATIONS = [0.0, -0.5, 2.0, -4.0, 10.0, 10.0, 10.0]
 
 
@@ -768,17 +774,21 @@ def test_review_button_marks_in_the_move_list_and_chart(boot: Any) -> None:
     assert not page.is_visible(f"{V1} [data-role=progress]") and page.get_attribute(V1, "data-busy") is None
     loss = page.eval_on_selector_all(
         f"{V1} [data-role=moves] [data-ply]",
-        "els => els.map(e => [e.dataset.ply, e.dataset.loss ?? null, e.dataset.mark ?? null, e.title, e.innerText])",
+        """els => els.map(e => [e.dataset.ply, e.dataset.loss ?? null, e.dataset.mark ?? null,
+            e.dataset.certainty ?? null, e.title, e.innerText])""",
     )
     assert loss == [
-        ["1", "0", None, "best move", "f5"],
-        ["2", "2.5", "?!", "best: f6, lost 2.5", "d6?!"],
-        ["3", "6", "?", "best: d3, lost 6", "c3?"],
-        ["4", "14", "??", "best: c4, lost 14", "d3??"],
-        ["5", "0", None, "best move", "c4"],
-        ["6", None, None, "forced", "pass"],
+        ["1", "0", None, "bound", "best move (a proven win, by at least 4 discs)", "f5"],
+        ["2", "2.5", "?!", "estimate", "best: f6, lost about 3 discs (estimate)", "d6?!"],
+        ["3", "6", "?", "exact", "best: d3, lost 6 discs (exact)", "c3?"],
+        ["4", "14", "??", "exact", "best: c4, lost 14 discs (exact)", "d3??"],
+        ["5", "0", None, "exact", "best move (exact)", "c4"],
+        ["6", None, None, None, "forced", "pass"],
     ]
-    assert page.get_attribute(f"{V2} [data-role=moves] [data-ply='3']", "aria-label") == "c3, best: d3, lost 6"
+    assert page.get_attribute(f"{V2} [data-role=moves] [data-ply='3']", "aria-label") == (
+        "c3, best: d3, lost 6 discs (exact)"
+    )
+    assert page.get_attribute(f"{V2} [data-role=moves] [data-ply='2']", "data-certainty") == "estimate"
     # the chart: one point per position, the line through them, a marker on the shown ply
     chart = f"{V1} [data-role=review-chart]"
     assert page.is_visible(chart) and page.is_visible(f"{V2} [data-role=review-chart]")
@@ -798,6 +808,7 @@ def test_review_button_marks_in_the_move_list_and_chart(boot: Any) -> None:
     assert sent(page)[-1] == {"kind": "jump", "to": 0, "ply": 2}
     set_traits(page, review_moves=[], evaluations=[])  # a new line: the review is gone
     assert not page.is_visible(chart) and entries_with(page, "data-loss") == []
+    assert entries_with(page, "data-certainty") == []
     assert page.locator(f"{V1} .rw-annot").count() == 0
 
 

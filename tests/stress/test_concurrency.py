@@ -282,6 +282,85 @@ def test_a_stale_move_is_caught_by_these_checks() -> None:
     run.w.close()
 
 
+# -- analyses racing the game ------------------------------------------------------------------
+
+
+class AnalysisInterleaving:
+    """Two humans' widget whose hint, scores and review run real searches (30 s each unless
+    stopped) while a front end plays, undoes, asks for hints and reviews, and toggles the
+    scores. Checked under the lock after every operation: no analysis that has gone stale
+    is still allowed to run (each is halted by the operation that made it stale), and the
+    scores shown are those of the position shown. At the end nobody wants an analysis, and
+    every worker must be gone at once."""
+
+    def __init__(self, seed: int, size: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.w = ReversiWidget(rules=Rules(size=size), analysis_time_limit=30, animation="off")
+        self.w.comm.send = lambda *args, **kwargs: None
+        self.failures: list[str] = []
+        self.operations = self.halted = 0
+
+    def check(self, when: str) -> None:
+        with self.w._lock:
+            for job in self.w._workers.jobs:
+                if not job.alive() and not job.stop.halted:
+                    self.failures.append(f"{when}: a stale {job.name} still runs")
+            board, scores = self.w.board, dict(self.w.scores)
+        if scores and set(scores) != {str(move) for move in board.legal_moves}:
+            self.failures.append(f"{when}: scores {sorted(scores)} are not for the position shown")
+
+    def run(self, steps: int) -> None:
+        rng, w = self.rng, self.w
+        for step in range(steps):
+            kind = rng.choice(["move", "move", "move", "undo", "redo", "hint", "hint", "scores", "review", "new_game"])
+            content: dict[str, Any] = {"kind": kind, "ply": w.ply}
+            if kind == "move":
+                legal = list(w.legal)
+                if not legal:
+                    content = {"kind": "pass", "ply": w.ply}
+                else:
+                    content["square"] = rng.choice(legal)
+            with w._lock:
+                before = [job for job in w._workers.jobs if not job.stop.halted]
+            if kind == "scores":
+                w.set_state({"show_scores": not w.show_scores})
+            else:
+                send(w, content)
+            self.operations += 1
+            self.halted += sum(job.stop.halted for job in before)
+            self.check(f"step {step} ({kind})")
+            time.sleep(rng.random() * 0.05)
+        w.set_state({"show_scores": False})
+        send(w, {"kind": "new_game", "ply": w.ply})  # the review's line is gone, the hint's position too
+        self.check("at the end")
+        started = time.monotonic()
+        if not w.wait(OP_TIMEOUT):
+            self.failures.append(f"the analyses still ran {OP_TIMEOUT} s after nobody wanted them")
+        for thread in list(w._workers.threads):
+            thread.join(max(0.0, OP_TIMEOUT - (time.monotonic() - started)))
+            if thread.is_alive():
+                self.failures.append(f"worker {thread.name} still runs")
+        assert not self.failures, f"seed {self.seed}: {self.failures[:5]}"
+        w.close()
+
+
+def test_stale_analyses_stop_at_once_in_random_interleavings(stress: Any, figures: Any) -> None:
+    count = stress.count(full=100)
+    started = figures.clock()
+    operations = halted = 0
+    base = random.randrange(1 << 30)
+    for index in range(count):
+        run = AnalysisInterleaving(base + index, size=random.Random(base + index).choice([6, 8]))
+        run.run(steps=30)
+        operations += run.operations
+        halted += run.halted
+    figures.record("concurrency", "analysis interleavings", count, figures.clock() - started)
+    figures.record("concurrency", "analysis operations", operations)
+    figures.record("concurrency", "analyses halted mid-search", halted)
+    assert halted > 0  # analyses really were running when the game moved on
+
+
 # -- in Chromium: the real front end against the real referee -----------------------------------
 
 BUTTONS = {"undo": "undo", "redo": "redo", "new_game": "new"}
