@@ -40,12 +40,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar, Protocol
 
-from . import native, patterns
+from . import native
 from .board import Board, Move
 from .errors import IllegalMoveError
 from .evaluation import Evaluate, Weights, default_weights, make_crude_evaluator, make_evaluator, square_table
 from .geometry import geometry, squares_of
-from .patterns import make_pattern_evaluator
 from .search import (
     CLOCK_EVERY,
     INFINITY,
@@ -320,7 +319,11 @@ def compiled_midgame_ready(size: int) -> bool:
 
 def learned_weights(size: int, goal: str) -> Path | None:
     """The learned weights file the searches of a variant evaluate with: the goal's shipped
-    one (``patterns.weights_file``) on 8x8, None where the hand-made evaluation serves."""
+    one (``patterns.weights_file``) on 8x8, None where the hand-made evaluation serves.
+    (``patterns`` is imported on this first need, not with the package: a first board or
+    widget does not wait for it.)"""
+    from . import patterns
+
     return patterns.weights_file(goal) if size == patterns.SIZE else None
 
 
@@ -352,8 +355,11 @@ def make_midgame(
         from .native.patterns import arrays_of
 
         return NativeMidgame(size, goal, scoring, weights, None if path is None else arrays_of(path))
-    evaluate = make_evaluator(size, goal, weights) if path is None else make_pattern_evaluator(path)
-    return MidgameSearch(size, goal, scoring, evaluate)
+    if path is None:
+        return MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights))
+    from .patterns import make_pattern_evaluator
+
+    return MidgameSearch(size, goal, scoring, make_pattern_evaluator(path))
 
 
 def check_level(level: object) -> int:
