@@ -416,7 +416,7 @@ class Engine:
         self.settings = LEVEL_SETTINGS[self.level]
         self._rng = random.Random(seed)
         self._weights: dict[str, Weights] = {}
-        self._searches: dict[tuple[int, str, str, bool], Midgame] = {}
+        self._searches: dict[tuple[int, str, str, bool, bool], Midgame] = {}
         self._solvers: dict[tuple[int, str, str], EndgameSearch] = {}
         self.stop_signal = StopSignal()
         self._solver_nodes = 0
@@ -441,13 +441,14 @@ class Engine:
         rules = board.rules
         s = self.settings
         compiled = not s.crude and compiled_midgame_ready(rules.size)
-        key = (rules.size, rules.goal, rules.scoring, compiled)
+        learned = self._learned_for(board)
+        key = (rules.size, rules.goal, rules.scoring, compiled, learned)
         search = self._searches.get(key)
         if search is None:
             if s.crude:
                 evaluate = make_crude_evaluator(rules.size, rules.goal, s.crude_mobility)
                 search = MidgameSearch(rules.size, rules.goal, rules.scoring, evaluate)
-            elif self._learned_for(board):
+            elif learned:
                 search = make_midgame(rules.size, rules.goal, rules.scoring, compiled=compiled)
             else:
                 weights = self._weights.get(rules.goal)
