@@ -6,7 +6,9 @@ record's theoretical score. For today's hand-weighted evaluation and the learned
 evaluation it reports, against that exact margin:
 
 * the mean absolute error in discs of the static evaluation, and of depth-4 and depth-8
-  searches (the package's ``MidgameSearch`` with each evaluation at its leaves);
+  searches: the package's own, as it ships, for the learned evaluation (the best score of
+  ``analyse(board, depth=d)``, compiled when the core is there), and the same search made with
+  ``make_midgame(..., learned=False)`` for the hand-made one;
 * the correlation, the share of positions with the right winner (the estimate rounded to
   whole discs has the exact margin's sign, so a squeezed +0.3 for a won position is a draw and
   wrong), the share with the right sign (estimate above 0 exactly when the margin is, drawn
@@ -33,9 +35,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reversi_widget import Board
+from reversi_widget import Board, native, patterns
 from reversi_widget.analysis import analyse
-from reversi_widget.engine import INFINITY, MidgameSearch, score_to_margin
+from reversi_widget.engine import INFINITY, make_midgame, score_to_margin
 from reversi_widget.errors import InvalidPositionError
 from reversi_widget.evaluation import make_evaluator
 from reversi_widget.geometry import geometry
@@ -94,18 +96,27 @@ def test_positions(folder: Path, empties: int) -> list[Position]:
     return out
 
 
-def searched(evaluate: Evaluate, depth: int, positions: Sequence[Position]) -> tuple[list[float], list[int], float]:
-    """(estimated margins, best squares, nodes per second) of depth-``depth`` searches."""
+def searched(name: str, depth: int, positions: Sequence[Position]) -> tuple[list[float], list[int], float]:
+    """(estimated margins, best squares, nodes per second) of depth-``depth`` searches with the
+    ``learned`` evaluation (``analyse``, as it ships) or ``today``'s (the same search, hand-made)."""
     moves = geometry(8).moves
     estimates, best = [], []
     nodes, start = 0, time.perf_counter()
     for pos in positions:
-        search = MidgameSearch(8, "classic", Rules().scoring, evaluate)
+        if name == "learned":
+            analysis = analyse(pos.board(), depth=depth)
+            estimates.append(analysis.best.score)
+            square = analysis.best.move.square
+            best.append(-1 if square is None else square)
+            nodes += analysis.nodes
+            continue
+        search = make_midgame(8, "classic", Rules().scoring, learned=False)
         legal = moves(pos.mover, pos.opponent)
         score = search.negamax(pos.mover, pos.opponent, depth, -INFINITY, INFINITY, legal)
         estimates.append(score_to_margin(score)[0])
-        best.append(search.table[(pos.mover, pos.opponent)][3])
-        nodes += search.flush_nodes()
+        line = search.principal_line(pos.mover, pos.opponent, 1)
+        best.append(line[0] if line and line[0] is not None else -1)
+        nodes += search.take_nodes()
     return estimates, best, nodes / max(1e-9, time.perf_counter() - start)
 
 
@@ -149,7 +160,7 @@ def _sign(x: float) -> int:
 def keeps_exact(evaluators: dict[str, Evaluate], positions: Sequence[Position]) -> dict[str, float]:
     """Per evaluation, the share of positions where its depth-8 best move keeps the exact
     value (each position solved once here, every move scored exactly)."""
-    best = {name: searched(evaluate, 8, positions)[1] for name, evaluate in evaluators.items()}
+    best = {name: searched(name, 8, positions)[1] for name in evaluators}
     kept = dict.fromkeys(evaluators, 0)
     for index, pos in enumerate(positions):
         board = pos.board()
@@ -190,6 +201,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.data.is_dir():
         print(f"skipping: no WTHOR folder at {args.data}")
         return 0
+    patterns.WEIGHTS_FILES["classic"] = args.weights  # the package's searches evaluate with these
+    core = native.wait("midgame") and native.wait("endgame")
+    print(f"searches on the {'compiled core' if core else 'pure-Python path'}")
     positions = test_positions(args.data, EMPTIES)
     truth = [p.exact for p in positions]
     rng = random.Random(args.seed)
@@ -208,8 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if count <= 0:
             continue
         sample = rng.sample(positions, min(count, len(positions)))
-        for name, evaluate in evaluators.items():
-            estimates, _best, nps = searched(evaluate, depth, sample)
+        for name in evaluators:
+            estimates, _best, nps = searched(name, depth, sample)
             rows.append(row(f"{name} depth {depth}", estimates, [p.exact for p in sample]))
             print(f"  {name} depth {depth}: {nps:,.0f} nodes/s", file=sys.stderr)
     keep = [p for p in test_positions(args.data, args.keep_empties)]

@@ -1,33 +1,26 @@
-"""The expert with the learned pattern evaluation against today's expert, on 8x8.
+"""The expert as it ships (the learned pattern evaluation on 8x8) against today's expert with
+the hand-made evaluation (``Engine(..., learned=False)``), both on the compiled core.
 
 Both play through the package's own search at the same time per move; only the evaluation at
-the leaves differs (the learned one unperturbed, today's with the expert's usual small random
-perturbation). Every opening (random 4-ply starts from a seed) is played twice, colours
-swapped. Draws count half.
+the leaves differs (the learned one unperturbed, the hand-made one with the expert's usual
+small random perturbation). The compiled kernels are ready before the first game, so neither
+side plays a move on the pure path. Every opening (random 4-ply starts from a seed) is played
+twice, colours swapped. Draws count half.
 
     python benchmarks/learned_match.py --openings 20 --seconds 1.0
+    python benchmarks/learned_match.py --pure      # both on the pure-Python path instead
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
 import time
 
-from reversi_widget import BLACK, Board
-from reversi_widget.engine import Engine, MidgameSearch
-from reversi_widget.patterns import make_pattern_evaluator
-
-
-class LearnedEngine(Engine):
-    """``Engine`` whose 8x8 classic searches evaluate with the learned patterns."""
-
-    def _search_for(self, board: Board) -> MidgameSearch:
-        rules = board.rules
-        key = (rules.size, rules.goal, rules.scoring)
-        if key not in self._searches and rules.size == 8 and rules.goal == "classic":
-            self._searches[key] = MidgameSearch(8, "classic", rules.scoring, make_pattern_evaluator())
-        return super()._search_for(board)
+from reversi_widget import BLACK, Board, native
+from reversi_widget.engine import Engine
 
 
 def openings(count: int, seed: int, plies: int = 4) -> list[list[str]]:
@@ -43,15 +36,20 @@ def openings(count: int, seed: int, plies: int = 4) -> list[list[str]]:
     return out
 
 
-def play(black: Engine, white: Engine, opening: list[str]) -> int:
-    """Black's final disc margin."""
+def play(black: Engine, white: Engine, opening: list[str]) -> tuple[int, list[int]]:
+    """Black's final disc margin, and the depth each estimated move reached: positive for
+    Black's moves, negative for White's."""
     board = Board()
     for name in opening:
         board.push(name)
+    depths: list[int] = []
     while not board.is_game_over():
         engine = black if board.turn == BLACK else white
         board.push(engine.choose(board))
-    return board.count(True) - board.count(False)
+        info = engine.last_search
+        if info is not None and not info.exact and info.depth:
+            depths.append(info.depth if engine is black else -info.depth)
+    return board.count(True) - board.count(False), depths
 
 
 def main() -> int:
@@ -59,24 +57,50 @@ def main() -> int:
     parser.add_argument("--openings", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--pure", action="store_true", help="play both sides on the pure-Python path")
     args = parser.parse_args()
+    if args.pure:
+        os.environ[native.PURE_ENV] = "1"
+    else:
+        start = time.perf_counter()
+        if not all([native.wait(name) for name in native.KERNELS]):
+            raise SystemExit(f"the compiled core is not available: {native.failure()}")
+        print(f"compiled kernels ready after {time.perf_counter() - start:.1f} s", flush=True)
+    path = "pure Python" if args.pure else "compiled"
     points = 0.0
-    games = 0
+    games = wins = draws = 0
+    margins: list[int] = []
+    learned_depths: list[int] = []
+    hand_depths: list[int] = []
     start = time.perf_counter()
     for index, opening in enumerate(openings(args.openings, args.seed)):
         for learned_black in (True, False):
-            learned = LearnedEngine("expert", time_limit=args.seconds, seed=index)
-            today = Engine("expert", time_limit=args.seconds, seed=index)
-            margin = play(learned, today, opening) if learned_black else -play(today, learned, opening)
+            learned = Engine("expert", time_limit=args.seconds, seed=index)
+            hand = Engine("expert", time_limit=args.seconds, seed=index, learned=False)
+            if learned_black:
+                margin, depths = play(learned, hand, opening)
+            else:
+                margin, depths = play(hand, learned, opening)
+                margin, depths = -margin, [-d for d in depths]
+            learned_depths += [d for d in depths if d > 0]
+            hand_depths += [-d for d in depths if d < 0]
             points += 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+            wins += margin > 0
+            draws += margin == 0
             games += 1
+            margins.append(margin)
             print(
                 f"opening {index + 1:2d} {' '.join(opening)}: learned as {'black' if learned_black else 'white'} "
                 f"{margin:+d}; score {points:g}/{games} ({time.perf_counter() - start:.0f} s)",
                 flush=True,
             )
     share = 100 * points / games
-    print(f"learned expert vs today's expert at {args.seconds} s a move: {points:g}/{games} = {share:.0f}%")
+    print(
+        f"learned expert vs hand-made expert, {path}, {args.seconds:g} s a move: {wins}/{draws}/{games - wins - draws}"
+        f" (won/drawn/lost), {points:g}/{games} = {share:.1f}%; median margin {statistics.median(margins):+g} discs;"
+        f" median depth of estimated moves {statistics.median(learned_depths or [0]):g} (learned)"
+        f" vs {statistics.median(hand_depths or [0]):g} (hand-made)"
+    )
     return 0
 
 

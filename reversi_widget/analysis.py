@@ -376,9 +376,10 @@ def review(
     value bounds the one before, and the solver's table carries over), wherever ``analyse``
     would solve exactly, and for the last ``REVIEW_EXACT_PLIES`` plies with the compiled
     solver. There a move that keeps the best result is never charged a loss. Before that the
-    scores are estimates or bounds, and a proven win is never charged against another proven
-    win unless both margins are exact (a depth-limited search proves a win but only a lower
-    bound of its margin: see ``MoveAnalysis.bound``).
+    scores are estimates (in real discs on 8x8 with the learned evaluation, and never beyond
+    the board's widest margin: ``judged_score``) or bounds, and a proven win is never charged
+    against another proven win unless both margins are exact (a depth-limited search proves a
+    win but only a lower bound of its margin: see ``MoveAnalysis.bound``).
     ``stop.halt()``, from another thread, ends it at once with ``SearchTimeout``.
     """
     from .game import Game
@@ -426,16 +427,28 @@ def review(
         else:
             analysis = analyse(position, depth, time_limit, stop=signal)
             top, mine = analysis.best, analysis[played]
+            top_score, my_score = judged_score(top, position.size), judged_score(mine, position.size)
             # Two proven wins of which one margin is a bound: which is larger is not known.
             both_won = mine.result == top.result == "win" and not (mine.exact and top.exact)
-            loss = 0.0 if mine.rank >= top.rank or both_won else max(0.0, top.score - mine.score)
+            loss = 0.0 if mine.rank >= top.rank or both_won else max(0.0, top_score - my_score)
             best = played if loss == 0 else top.move
-            best_score = mine.score if loss == 0 else top.score
+            best_score = my_score if loss == 0 else top_score
             exact = mine.exact and top.exact
-            entry = MoveReview(ply, color, played, best, mine.score, best_score, loss, exact, False, mine.bound)
+            entry = MoveReview(ply, color, played, best, my_score, best_score, loss, exact, False, mine.bound)
             reviews.append(entry)
         reviewed(ply)
     return reviews
+
+
+def judged_score(entry: MoveAnalysis, size: int) -> float:
+    """A move's score as ``review`` judges it: an estimate beyond the widest margin the board
+    allows (every square the mover's, or the opponent's) counts as that margin. Estimates in
+    real discs pass it in a lopsided position, where two moves estimated +70 and +78 both win
+    everything there is to win, and one loses nothing against the other."""
+    if entry.exact:
+        return entry.score
+    widest = float(size * size)
+    return max(-widest, min(widest, entry.score))
 
 
 def _exact_values(

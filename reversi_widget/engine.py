@@ -12,10 +12,22 @@ many times faster, so the strongest levels search deeper there (``NATIVE_LEVEL_S
 
 Scores are in centi-discs from the side to move's point of view (see ``search``).
 
+The evaluation at the leaves (``make_midgame``, the one place every search is made): on 8x8,
+for every goal with learned weights (``learned_weights``: the classic goal today), the
+learned pattern tables of ``patterns``, whose scores are estimates in real discs; on other
+sizes and goals, the hand-made evaluation of ``evaluation``. ``Engine(..., learned=False)``
+keeps the hand-made one everywhere, to measure the two against each other.
+
 Levels 1-7 (``Engine.LEVELS`` names five of them) trade depth, time and randomness: level
 1 looks one move ahead with a crude square table and much noise, level 7 deepens for about
 a second a move, proves a win or draw near the end when it can, and plays the last moves
-perfectly.
+perfectly. Levels 1 and 2 keep their crude evaluation everywhere; levels 3-7 use the
+variant's evaluation. How games vary: with the hand-made evaluation each level perturbs its
+weights a little (``spread``) and levels 1-4 add noise to each root move's score. The
+learned tables are not perturbed: they are fitted, and a perturbed table is only a worse
+one. Levels 3 and 4 keep their root noise, made ``LEARNED_NOISE_SCALE`` times larger to stay
+the same share of a score in real discs; levels 5-7 play the best move they find, so their
+games vary only as far as the depth reached in their time does (and with the opponent).
 """
 
 from __future__ import annotations
@@ -24,7 +36,8 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import ClassVar, Protocol
 
 from . import native
@@ -61,6 +74,8 @@ __all__ = [
     "check_level",
     "check_time_limit",
     "exact_score",
+    "learned_weights",
+    "make_midgame",
     "score_to_margin",
 ]
 
@@ -68,6 +83,11 @@ __all__ = [
 TT_LIMIT = 200_000
 #: Share of the time after which the strongest levels start no new iteration.
 SOFT_SHARE = 0.6
+#: The hand-made evaluation's scores are squeezed about threefold (``benchmarks/evaluation.py``:
+#: its depth-4 and depth-8 estimates spread 0.27-0.33 times as wide as the exact margins, the
+#: learned ones 0.92), so a level's root noise, set on that scale, is this many times larger
+#: on the learned evaluation's real discs.
+LEARNED_NOISE_SCALE = 3
 
 
 @dataclass(frozen=True)
@@ -297,18 +317,49 @@ def compiled_midgame_ready(size: int) -> bool:
     return size in native.SIZES and native.ready("midgame")
 
 
+def learned_weights(size: int, goal: str) -> Path | None:
+    """The learned weights file the searches of a variant evaluate with: the goal's shipped
+    one (``patterns.weights_file``) on 8x8, None where the hand-made evaluation serves.
+    (``patterns`` is imported on this first need, not with the package: a first board or
+    widget does not wait for it.)"""
+    from . import patterns
+
+    return patterns.weights_file(goal) if size == patterns.SIZE else None
+
+
 def make_midgame(
-    size: int, goal: str, scoring: str, weights: Weights | None = None, compiled: bool | None = None
+    size: int,
+    goal: str,
+    scoring: str,
+    weights: Weights | None = None,
+    compiled: bool | None = None,
+    *,
+    learned: bool = True,
 ) -> Midgame:
-    """A midgame search with the hand-set evaluation (``weights``, default: the goal's own):
-    compiled when ``compiled`` (default: when it is ready for this size), else pure Python."""
+    """A midgame search of one variant: compiled when ``compiled`` (default: when it is ready
+    for this size), else pure Python. It evaluates with the learned patterns where the variant
+    has them (``learned_weights``), else, or with ``learned=False``, with the hand-made
+    evaluation and ``weights`` (default: the goal's own). The learned weights are read here
+    on the first search that needs them (compiled), or at its first evaluation (pure);
+    a missing or damaged file is refused then, naming it."""
+    path = learned_weights(size, goal) if learned else None
+    if path is not None and weights is not None:
+        raise ValueError(
+            f"hand-made weights do not apply to {size}x{size} {goal}, which evaluates with the learned "
+            "patterns: pass learned=False to use them"
+        )
     if compiled is None:
         compiled = compiled_midgame_ready(size)
     if compiled:
         from .native.midgame import NativeMidgame
+        from .native.patterns import arrays_of
 
-        return NativeMidgame(size, goal, scoring, weights)
-    return MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights))
+        return NativeMidgame(size, goal, scoring, weights, None if path is None else arrays_of(path))
+    if path is None:
+        return MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights))
+    from .patterns import make_pattern_evaluator
+
+    return MidgameSearch(size, goal, scoring, make_pattern_evaluator(path))
 
 
 def check_level(level: object) -> int:
@@ -344,21 +395,28 @@ class Engine:
     the seconds a move (default: the level's own budget); ``seed`` makes the small random
     variations (perturbed weights, noise, placement in the free start) reproducible. With
     a time budget the depth reached depends on the machine, so only levels that finish
-    their fixed depth in time repeat exactly. ``choose`` never changes the board.
+    their fixed depth in time repeat exactly. ``learned=False`` evaluates with the hand-made
+    evaluation where the learned one would serve (see the module's docstring). ``choose``
+    never changes the board.
     """
 
     LEVELS: ClassVar[dict[str, int]] = {"beginner": 1, "easy": 2, "medium": 4, "hard": 5, "expert": 7}
 
-    def __init__(self, level: int | str = 4, time_limit: float | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self, level: int | str = 4, time_limit: float | None = None, seed: int | None = None, *, learned: bool = True
+    ) -> None:
         self.level = check_level(level)
         self.time_limit = check_time_limit(time_limit)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be an int or None, got {seed!r}")
+        if not isinstance(learned, bool):
+            raise ValueError(f"learned must be True or False, got {learned!r}")
         self.seed = seed
+        self.learned = learned
         self.settings = LEVEL_SETTINGS[self.level]
         self._rng = random.Random(seed)
         self._weights: dict[str, Weights] = {}
-        self._searches: dict[tuple[int, str, str, bool], Midgame] = {}
+        self._searches: dict[tuple[int, str, str, bool, bool], Midgame] = {}
         self._solvers: dict[tuple[int, str, str], EndgameSearch] = {}
         self.stop_signal = StopSignal()
         self._solver_nodes = 0
@@ -367,7 +425,8 @@ class Engine:
     def __repr__(self) -> str:
         limit = "" if self.time_limit is None else f", time_limit={self.time_limit}"
         seed = "" if self.seed is None else f", seed={self.seed}"
-        return f"Engine(level={self.level}{limit}{seed})"
+        learned = "" if self.learned else ", learned=False"
+        return f"Engine(level={self.level}{limit}{seed}{learned})"
 
     @property
     def budget(self) -> float:
@@ -382,20 +441,28 @@ class Engine:
         rules = board.rules
         s = self.settings
         compiled = not s.crude and compiled_midgame_ready(rules.size)
-        key = (rules.size, rules.goal, rules.scoring, compiled)
+        learned = self._learned_for(board)
+        key = (rules.size, rules.goal, rules.scoring, compiled, learned)
         search = self._searches.get(key)
         if search is None:
             if s.crude:
                 evaluate = make_crude_evaluator(rules.size, rules.goal, s.crude_mobility)
                 search = MidgameSearch(rules.size, rules.goal, rules.scoring, evaluate)
+            elif learned:
+                search = make_midgame(rules.size, rules.goal, rules.scoring, compiled=compiled)
             else:
                 weights = self._weights.get(rules.goal)
                 if weights is None:
                     weights = self._weights[rules.goal] = default_weights(rules.goal).perturbed(self._rng, s.spread)
-                search = make_midgame(rules.size, rules.goal, rules.scoring, weights, compiled)
+                search = make_midgame(rules.size, rules.goal, rules.scoring, weights, compiled, learned=False)
             search.stop = self.stop_signal
             self._searches[key] = search
         return search
+
+    def _learned_for(self, board: Board) -> bool:
+        """Whether this engine evaluates the board's variant with the learned patterns."""
+        rules = board.rules
+        return self.learned and not self.settings.crude and learned_weights(rules.size, rules.goal) is not None
 
     def _solver_for(self, board: Board) -> EndgameSearch:
         rules = board.rules
@@ -449,14 +516,19 @@ class Engine:
         self.last_search = SearchInfo(move, score, depth, exact, nodes, time.perf_counter() - start)
         return move
 
-    def _level_settings(self, search: Midgame) -> LevelSettings:
-        return NATIVE_LEVEL_SETTINGS[self.level] if not isinstance(search, MidgameSearch) else self.settings
+    def _level_settings(self, board: Board, search: Midgame) -> LevelSettings:
+        """How this level plays with this search: further solving with the compiled one, the
+        root noise in real discs with the learned evaluation."""
+        s = NATIVE_LEVEL_SETTINGS[self.level] if not isinstance(search, MidgameSearch) else self.settings
+        if s.noise and self._learned_for(board):
+            s = replace(s, noise=s.noise * LEARNED_NOISE_SCALE)
+        return s
 
     def _think(
         self, board: Board, search: Midgame, p: int, o: int, legal: int, start: float
     ) -> tuple[int, int, int, bool]:
         """(square, score, depth, exact) for the position, within the budget."""
-        s = self._level_settings(search)
+        s = self._level_settings(board, search)
         budget = self.budget
         deadline = start + budget
         empties = board.empty_count()

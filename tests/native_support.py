@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from reversi_widget import Board, Rules, native
+from reversi_widget.patterns import PHASES, weights_per_phase, write_weights
 from tests.support import play_random, unavailable
 
 
@@ -32,3 +34,11 @@ def random_positions(size: int, games: int, seed: int) -> Iterator[Board]:
             if board.is_game_over():
                 break
             play_random(board, rng, board.ply + 1)
+
+
+def random_weights_file(path: Path, seed: int) -> Path:
+    """A pattern weights file of random weights (none zero) at ``path``."""
+    rng = random.Random(seed)
+    weights = [[rng.choice((-1, 1)) * rng.randint(1, 2000) for _ in range(weights_per_phase())] for _ in range(PHASES)]
+    write_weights(path, weights, {"source": "random, for tests"})
+    return path

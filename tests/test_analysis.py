@@ -9,13 +9,22 @@ from typing import Any
 
 import pytest
 
-from reversi_widget import Board, IllegalMoveError, InvalidPositionError, Move, Rules
-from reversi_widget.analysis import Analysis, MoveAnalysis, analyse, default_depth, review
+from reversi_widget import BLACK, Board, IllegalMoveError, InvalidPositionError, Move, Rules
+from reversi_widget.analysis import Analysis, MoveAnalysis, analyse, default_depth, judged_score, review
 from reversi_widget.engine import Engine
 from reversi_widget.game import Game
+from reversi_widget.play.view import REVIEW_MARKS
 from reversi_widget.search import WIN
 from reversi_widget.solver import final_score_function, side_bitboards, solve
 from tests.support import play_random
+
+#: A real game, Black winning 64-0: Engine("expert", time_limit=0.2, seed=10) against
+#: Engine("beginner", seed=110), recorded, since a level with a time budget does not replay
+#: move for move on another machine.
+WIPE_OUT = (
+    "d3c5f6e3c3f3f5d2c4b5f2g1b4a3a4g5a6c2e6f7e2d1f1b3h1e1c1a5a2b1b2a1b6c6g2a7a8c7b7b8c8d7d6d8e7f4g4g3g7h2h6g6h7g8"
+    "h3e8h8f8h4h5"
+)
 
 
 def position(size: int, plies: int, seed: int, goal: str = "classic") -> Board:
@@ -359,6 +368,47 @@ def test_review_charges_a_smaller_win_only_when_both_margins_are_exact(
     first, _ = staged_review(monkeypatch, plies, "f5d6")
     assert (first.loss, first.exact) == (charged, exact)
     assert str(first.best) == ("d3" if charged else "f5")
+
+
+def test_a_game_won_64_0_marks_no_move_of_the_winner_that_lost_nothing() -> None:
+    """In the middle of this game the winner's moves are estimated beyond +64, where two
+    moves that both win everything differ by discs that do not exist: the review judges
+    such estimates as +64 and charges nothing. A mark on the winner's move is shown only
+    where it is proven, and then it is the exact loss. (On the shipping configuration: the
+    compiled analysis estimates at depth 8 and solves the last 20 plies.)"""
+    from tests.native_support import require_compiled
+
+    require_compiled("midgame")
+    require_compiled("endgame")
+    board = Board.from_transcript(WIPE_OUT)
+    assert (board.count(BLACK), board.count(not BLACK)) == (64, 0)
+    reviews = review(board)
+    position = board.root()
+    unproven, capped = [], 0
+    for entry in reviews:
+        if entry.color == BLACK and not entry.forced:
+            if entry.loss >= min(least for least, _ in REVIEW_MARKS):
+                if not entry.exact:
+                    unproven.append(str(entry))
+                else:
+                    exact = analyse(position, depth=position.empty_count())
+                    assert entry.loss == exact.best.score - exact[entry.played].score
+            if -64 <= entry.best_score <= 64 and -64 <= entry.played_score <= 64:
+                capped += not entry.exact and entry.best_score == 64
+            else:
+                unproven.append(f"{entry} (beyond the board's margins)")
+        position.push(entry.played)
+    assert unproven == []
+    assert capped >= 3  # the case arises in this game: estimates above +64, judged as +64
+
+
+def test_only_estimates_beyond_the_widest_margin_are_judged_as_it() -> None:
+    move = Move.from_name("d3")
+    assert judged_score(MoveAnalysis(move, 78.5, False, (move,), 8), 8) == 64.0
+    assert judged_score(MoveAnalysis(move, -70.0, False, (move,), 8), 8) == -64.0
+    assert judged_score(MoveAnalysis(move, 40.0, False, (move,), 8), 6) == 36.0
+    assert judged_score(MoveAnalysis(move, 12.25, False, (move,), 8), 8) == 12.25
+    assert judged_score(MoveAnalysis(move, 64.0, True, (move,), 8), 8) == 64.0
 
 
 def test_review_with_the_compiled_solver_is_exact_for_the_last_20_plies() -> None:

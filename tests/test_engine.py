@@ -4,13 +4,18 @@ enough to beat the beginner, and never touching the board it is given."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from reversi_widget import BLACK, Board, IllegalMoveError, Move, Rules
-from reversi_widget.engine import LEVEL_SETTINGS, WIN, Engine, score_to_margin
-from reversi_widget.evaluation import make_edge_stability, make_evaluator, masks
+from reversi_widget import BLACK, Board, IllegalMoveError, InvalidPositionError, Move, Rules, patterns
+from reversi_widget.engine import INFINITY, LEVEL_SETTINGS, WIN, Engine, score_to_margin
+from reversi_widget.evaluation import make_crude_evaluator, make_edge_stability, make_evaluator, masks
+from reversi_widget.patterns import WEIGHTS_FILE, make_pattern_evaluator
+from reversi_widget.solver import side_bitboards
 from tests.support import play_random
 
 SIZES = [4, 6, 8, 10, 12, 14, 16]
@@ -81,6 +86,66 @@ def test_pass_and_game_over() -> None:
     assert snapshot(finished) == before
 
 
+def leaf_value(engine: Engine, board: Board) -> int:
+    """What the engine's search of this board's variant scores at its leaves (depth 0)."""
+    p, o = side_bitboards(board)
+    return engine._search_for(board).negamax(p, o, 0, -INFINITY, INFINITY, board._geo.moves(p, o))
+
+
+@pytest.mark.parametrize("goal", GOALS)
+def test_levels_3_to_7_evaluate_8x8_with_the_learned_patterns_where_the_goal_has_them(goal: str) -> None:
+    board = advance(Board(rules=Rules(goal=goal)), 20, random.Random(4))
+    p, o = side_bitboards(board)
+    legal = board._geo.moves(p, o)
+    path = patterns.weights_file(goal)
+    learned = make_evaluator(8, goal) if path is None else make_pattern_evaluator(path)
+    for level in LEVEL_SETTINGS:
+        s = LEVEL_SETTINGS[level]
+        if s.crude:
+            expected = make_crude_evaluator(8, goal, s.crude_mobility)(p, o, legal)
+        elif path is None:  # the hand-made evaluation, perturbed as the level perturbs it
+            expected = leaf_value(Engine(level, seed=3, learned=False), board)
+        else:
+            expected = learned(p, o, legal)
+        assert leaf_value(Engine(level, seed=3), board) == expected, level
+    if path is not None:
+        hand = Engine(7, seed=3, learned=False)
+        assert leaf_value(hand, board) != learned(p, o, legal)
+        assert repr(hand) == "Engine(level=7, seed=3, learned=False)"
+    six = advance(Board(rules=Rules(size=6, goal=goal)), 10, random.Random(4))
+    assert leaf_value(Engine(5, seed=3), six) == leaf_value(Engine(5, seed=3, learned=False), six)
+
+
+def test_a_damaged_weights_file_is_refused_when_the_engine_first_needs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing falls back to another evaluation, or to random play: the move is refused,
+    naming the file, and the board is as it was."""
+    damaged = tmp_path / "damaged.bin"
+    damaged.write_bytes(WEIGHTS_FILE.read_bytes()[:-200])
+    monkeypatch.setitem(patterns.WEIGHTS_FILES, "classic", damaged)
+    board = advance(Board(), 12, random.Random(6))
+    before = snapshot(board)
+    for level in (3, 7):
+        with pytest.raises(InvalidPositionError, match="damaged") as refused:
+            Engine(level, time_limit=0.2).choose(board)
+        assert str(damaged) in str(refused.value)
+        assert snapshot(board) == before
+    assert Engine(2).choose(board) in board.legal_moves  # the crude levels need no weights
+    assert Engine(7, time_limit=0.1, learned=False).choose(board) in board.legal_moves
+
+
+def test_the_learned_weights_load_on_the_first_search_not_at_import() -> None:
+    code = (
+        "from reversi_widget import Board, Engine, ReversiWidget, analyse, patterns\n"
+        "Engine('expert'); ReversiWidget(show_scores=True).get_state()\n"
+        "assert not patterns._loaded, 'loaded before any search'\n"
+        "analyse(Board(), depth=2)\n"
+        "assert patterns._loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_levels_and_names() -> None:
     assert Engine.LEVELS == {"beginner": 1, "easy": 2, "medium": 4, "hard": 5, "expert": 7}
     for name, number in Engine.LEVELS.items():
@@ -89,6 +154,7 @@ def test_levels_and_names() -> None:
     assert Engine(3).level == 3
     assert Engine("expert").budget == pytest.approx(1.0)
     assert Engine(7, time_limit=0.3).budget == pytest.approx(0.3)
+    assert Engine(3).learned and not Engine(3, learned=False).learned
 
 
 @pytest.mark.parametrize("level", [0, 8, -1, 2.5, True, None, "grandmaster", ""])
@@ -106,6 +172,8 @@ def test_bad_time_limit_is_refused(time_limit: object) -> None:
 def test_bad_seed_and_board_are_refused() -> None:
     with pytest.raises(ValueError, match="seed"):
         Engine(4, seed="abc")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="learned must be True or False, got 'no'"):
+        Engine(4, learned="no")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="Board"):
         Engine(4).choose("f5d6")  # type: ignore[arg-type]
 
@@ -174,6 +242,21 @@ def test_same_seed_same_game() -> None:
 
     assert game(7) == game(7)
     assert len({tuple(game(seed)) for seed in (1, 2, 3)}) > 1  # the noise varies the games
+
+
+def test_the_learned_evaluation_keeps_the_noise_of_levels_3_and_4() -> None:
+    """Its tables are not perturbed, but the root noise still varies these levels' games."""
+
+    def opening(level: int, seed: int) -> list[Move]:
+        board = Board()
+        players = (Engine(level, seed=seed), Engine(level, seed=seed + 1))
+        while board.ply < 16:
+            board.push(players[board.ply % 2].choose(board))
+        return list(board.move_stack)
+
+    for level in (3, 4):
+        assert opening(level, 7) == opening(level, 7)
+        assert len({tuple(opening(level, seed)) for seed in (1, 3, 5)}) > 1
 
 
 def test_hard_beats_beginner() -> None:

@@ -1,22 +1,26 @@
 """The compiled midgame search and evaluation against the pure-Python ones: the same
 evaluation of every position, the same score at every depth from a fresh table (both goals,
-both scorings, 4x4 to 8x8), and the same stopping through the stop signal."""
+both scorings, 4x4 to 8x8, the hand-made evaluation and the learned one), and the same
+stopping through the stop signal."""
 
 from __future__ import annotations
 
 import random
 import threading
 import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from reversi_widget import Board, Rules, native
-from reversi_widget.engine import Engine, MidgameSearch, make_midgame
+from reversi_widget import Board, Rules, native, patterns
+from reversi_widget.engine import Engine, Midgame, MidgameSearch, make_midgame
 from reversi_widget.evaluation import default_weights, make_evaluator, weight_table
+from reversi_widget.patterns import WEIGHTS_FILE, make_pattern_evaluator
 from reversi_widget.search import INFINITY, SearchTimeout
 from reversi_widget.solver import side_bitboards
-from tests.native_support import random_positions, require_compiled
+from tests.native_support import random_positions, random_weights_file, require_compiled
 from tests.support import play_random
 
 VARIANTS = [("classic", "count"), ("classic", "tournament"), ("inverted", "count"), ("inverted", "tournament")]
@@ -32,10 +36,18 @@ def kernels() -> ModuleType:
     return midgame
 
 
+@pytest.fixture(scope="module")
+def weights_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The shipped weights, and random ones where no table entry is zero, so that a wrong
+    index or phase cannot hide behind a table the fit left empty."""
+    return WEIGHTS_FILE, random_weights_file(tmp_path_factory.mktemp("weights") / "random.bin", 7)
+
+
 @pytest.mark.parametrize("goal", ["classic", "inverted"])
 @pytest.mark.parametrize("size", native.SIZES)
 def test_the_compiled_evaluation_equals_the_pure_one(kernels: ModuleType, size: int, goal: str) -> None:
     from reversi_widget.native.evaluate import evaluate, weight_array
+    from reversi_widget.native.patterns import NO_PATTERNS
 
     rng = random.Random(f"{size}{goal}")
     for spread in (0.0, 0.3):  # the level's weights, and perturbed ones as the engine uses
@@ -47,9 +59,71 @@ def test_the_compiled_evaluation_equals_the_pure_one(kernels: ModuleType, size: 
             black, white = board.bitboards()
             for p, o in ((black, white), (white, black)):
                 legal = board._geo.moves(p, o)
-                assert evaluate(size, p, o, legal, table) == pure(p, o, legal), board.to_string()
+                expected = pure(p, o, legal)
+                assert evaluate(size, p, o, legal, table, NO_PATTERNS.tables, NO_PATTERNS.extras) == expected
                 checked += 1
         assert checked > 100
+
+
+def test_the_compiled_learned_evaluation_equals_the_pure_one(
+    kernels: ModuleType, weights_files: tuple[Path, Path]
+) -> None:
+    """The evaluation kernel the search calls, given pattern arrays, adds what the pure
+    learned evaluation adds; the hand-made weights passed beside them are not used."""
+    from reversi_widget.native.evaluate import evaluate, weight_array
+    from reversi_widget.native.patterns import arrays_of
+
+    hand = weight_array(weight_table(8, default_weights("classic")))
+    for path in weights_files:
+        arrays, pure = arrays_of(path), make_pattern_evaluator(path)
+        checked = 0
+        for board in random_positions(8, 6, 11):
+            black, white = board.bitboards()
+            for p, o in ((black, white), (white, black)):
+                legal = board._geo.moves(p, o)
+                assert evaluate(8, p, o, legal, hand, arrays.tables, arrays.extras) == pure(p, o, legal), board
+                checked += 1
+        assert checked > 600
+
+
+def searches_agree(pure: MidgameSearch, compiled: Callable[[], Midgame], board: Board, depths: Iterable[int]) -> None:
+    """The compiled search (``compiled()`` makes a fresh one) scores ``board`` as the pure one
+    at every depth from a fresh table, and a narrow window gives a bound on the right side."""
+    p, o = side_bitboards(board)
+    legal = board._geo.moves(p, o)
+    for depth in depths:
+        pure.table.clear()
+        expected = pure.negamax(p, o, depth, -INFINITY, INFINITY, legal)
+        search = compiled()
+        assert search.negamax(p, o, depth, -INFINITY, INFINITY, legal) == expected, (board.to_string(), depth)
+        assert search.negamax(p, o, depth, expected - 1, expected + 1, legal) == expected
+        assert compiled().negamax(p, o, depth, expected + 5, expected + 6, legal) <= expected + 5
+
+
+@pytest.mark.parametrize("scoring", ["count", "tournament"])
+def test_the_compiled_learned_search_scores_like_the_pure_one(
+    kernels: ModuleType, weights_files: tuple[Path, Path], scoring: str
+) -> None:
+    """Both weights files, and the random ones under the inverted goal too (the end of the
+    game is scored by the goal, the leaves by whatever weights the search was given)."""
+    from reversi_widget.native.patterns import arrays_of
+
+    rng = random.Random(f"learned{scoring}")
+    compared = 0
+    for path in weights_files:
+        for goal in ("classic", "inverted") if path != WEIGHTS_FILE else ("classic",):
+            for board in random_positions(8, 2, rng.randint(0, 10**6)):
+                if board.is_game_over() or rng.random() < 0.6:
+                    continue
+                arrays = arrays_of(path)
+                searches_agree(
+                    MidgameSearch(8, goal, scoring, make_pattern_evaluator(path)),
+                    lambda goal=goal, arrays=arrays: kernels.NativeMidgame(8, goal, scoring, patterns=arrays),
+                    board,
+                    range(1, 6),
+                )
+                compared += 1
+    assert compared >= 20
 
 
 @pytest.mark.parametrize(("goal", "scoring"), VARIANTS)
@@ -60,22 +134,14 @@ def test_the_compiled_search_scores_like_the_pure_one(kernels: ModuleType, size:
     for board in random_positions(size, 3, rng.randint(0, 10**6)):
         if board.is_game_over() or board.in_placement() or rng.random() < 0.5:
             continue
-        p, o = side_bitboards(board)
-        legal = board._geo.moves(p, o)
         weights = default_weights(goal).perturbed(rng, 0.1)
-        for depth in DEPTHS[size]:
-            compiled = kernels.NativeMidgame(size, goal, scoring, weights)
-            pure = MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights))
-            expected = pure.negamax(p, o, depth, -INFINITY, INFINITY, legal)
-            assert compiled.negamax(p, o, depth, -INFINITY, INFINITY, legal) == expected, (board.to_string(), depth)
-            # A narrow window gives a bound on the same side of the exact score.
-            low = compiled.negamax(p, o, depth, expected - 1, expected + 1, legal)
-            assert low == expected
-            above = kernels.NativeMidgame(size, goal, scoring, weights).negamax(
-                p, o, depth, expected + 5, expected + 6, legal
-            )
-            assert above <= expected + 5
-            compared += 1
+        searches_agree(
+            MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights)),
+            lambda weights=weights: kernels.NativeMidgame(size, goal, scoring, weights),
+            board,
+            DEPTHS[size],
+        )
+        compared += 1
     assert compared >= 10
 
 
@@ -100,11 +166,53 @@ def test_a_reused_table_keeps_the_scores_and_gives_a_line(kernels: ModuleType) -
 
 
 def test_make_midgame_picks_the_compiled_search_when_ready(kernels: ModuleType) -> None:
-    assert isinstance(make_midgame(8, "classic", "count"), kernels.NativeMidgame)
+    from reversi_widget.native.patterns import NO_PATTERNS, arrays_of
+
+    search = make_midgame(8, "classic", "count")
+    assert isinstance(search, kernels.NativeMidgame) and search.patterns is arrays_of(WEIGHTS_FILE)
+    assert make_midgame(8, "classic", "count", learned=False).patterns is NO_PATTERNS
+    assert make_midgame(6, "classic", "count").patterns is NO_PATTERNS
     assert isinstance(make_midgame(10, "classic", "count"), MidgameSearch)  # beyond 64 bits
     assert isinstance(make_midgame(8, "classic", "count", compiled=False), MidgameSearch)
     with pytest.raises(ValueError, match="10x10"):
         kernels.NativeMidgame(10, "classic", "count")
+    with pytest.raises(ValueError, match="8x8 boards only, not 6x6"):
+        kernels.NativeMidgame(6, "classic", "count", patterns=arrays_of(WEIGHTS_FILE))
+    with pytest.raises(ValueError, match="not both"):
+        kernels.NativeMidgame(8, "classic", "count", default_weights("classic"), arrays_of(WEIGHTS_FILE))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
+    kernels: ModuleType, weights_files: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, compiled: bool
+) -> None:
+    """A goal gets the learned evaluation by its entry in ``patterns.WEIGHTS_FILES`` alone;
+    other sizes, and ``learned=False``, keep the hand-made one. A search's leaves (depth 0)
+    are its evaluation."""
+    shipped, other = weights_files
+
+    def leaves(search: Midgame, board: Board) -> int:
+        p, o = side_bitboards(board)
+        return search.negamax(p, o, 0, -INFINITY, INFINITY, board._geo.moves(p, o))
+
+    def check(goal: str, expected: dict[int, Callable[[int, int, int], int]], **options: bool) -> None:
+        for size, evaluate in expected.items():
+            search = make_midgame(size, goal, "count", compiled=compiled, **options)
+            for board in random_positions(size, 1, 3):
+                if board.is_game_over():
+                    continue
+                if board.must_pass():
+                    board.push_pass()
+                p, o = side_bitboards(board)
+                assert leaves(search, board) == evaluate(p, o, board._geo.moves(p, o)), (goal, size, options)
+
+    check("classic", {8: make_pattern_evaluator(shipped), 6: make_evaluator(6, "classic")})
+    check("inverted", {8: make_evaluator(8, "inverted")})
+    monkeypatch.setitem(patterns.WEIGHTS_FILES, "inverted", other)
+    check("inverted", {8: make_pattern_evaluator(other), 6: make_evaluator(6, "inverted")})
+    check("inverted", {8: make_evaluator(8, "inverted")}, learned=False)
+    with pytest.raises(ValueError, match="learned=False"):
+        make_midgame(8, "inverted", "count", default_weights("inverted"), compiled)
 
 
 def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:

@@ -31,7 +31,7 @@ PURE_ENV = "REVERSI_WIDGET_PURE"
 SIZES = (4, 6, 8)
 
 #: The kernel modules of this package, compiled in this order by the warm-up.
-KERNELS = ("moves", "perft", "endgame", "midgame")
+KERNELS = ("moves", "perft", "endgame", "patterns", "midgame")
 
 #: Seconds the warm-up leaves to whatever started it before it imports numba.
 START_DELAY = 1.0

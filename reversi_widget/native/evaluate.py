@@ -1,12 +1,14 @@
-"""The hand-weighted evaluation of ``evaluation.make_evaluator``, compiled for 4x4, 6x6, 8x8.
+"""The evaluation of the compiled midgame search: hand-weighted or learned, as the search was made.
 
-The same terms, the same masks (built from ``evaluation.masks``) and the same integer
-weights (a ``evaluation.weight_table``, one row per number of empty squares), so it returns
-exactly what the pure evaluation returns for every position, goal and set of weights.
+``hand_weighted`` is ``evaluation.make_evaluator`` compiled for 4x4, 6x6, 8x8: the same
+terms, the same masks (built from ``evaluation.masks``) and the same integer weights (a
+``evaluation.weight_table``, one row per number of empty squares), so it returns exactly
+what the pure evaluation returns for every position, goal and set of weights.
 
-``evaluate`` is the one function the midgame search calls: a learned evaluation (patterns
-with their own weight arrays) plugs in there, e.g. chosen by the board size or by a kind
-passed along with the weights.
+``evaluate`` is the one function the midgame search calls. It takes both kinds of weights:
+the learned pattern arrays of ``native.patterns`` (8x8 only), used when they are not empty,
+else the hand-made weight table. One compiled kernel serves both, with one explicit
+signature; the search for the hand-made evaluation passes ``patterns.NO_PATTERNS``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..geometry import geometry
 from . import SIZES
 from .bits import ONE, ZERO, kernel, popcount, unsigned
 from .moves import legal
+from .patterns import Int16s, Int32s, pattern_score
 
 MOBILITY, FRONTIER, CORNER, X_SQUARE, C_SQUARE, EDGE, STABLE, DISC, PARITY = range(len(TERMS))
 
@@ -120,9 +123,14 @@ def hand_weighted(n: int, p: int, o: int, legal_p: int, weights: np.ndarray) -> 
     return score
 
 
-@kernel("int64(int64, uint64, uint64, uint64, int64[:, :])", inline=True)
-def evaluate(n: int, p: int, o: int, legal_p: int, weights: np.ndarray) -> int:
-    """The evaluation the midgame search calls (see the module's docstring)."""
+@kernel("int64(int64, uint64, uint64, uint64, int64[:, :], int16[:, :], int32[:, :])", inline=True)
+def evaluate(
+    n: int, p: int, o: int, legal_p: int, weights: np.ndarray, pattern_tables: Int16s, pattern_extras: Int32s
+) -> int:
+    """The evaluation the midgame search calls: the learned patterns where their tables are
+    given, else the hand-made ``weights`` (see the module's docstring)."""
+    if pattern_tables.shape[0]:
+        return pattern_score(p, o, legal_p, pattern_tables, pattern_extras)
     return hand_weighted(n, p, o, legal_p, weights)
 
 

@@ -2,8 +2,9 @@
 
 The same search as the pure one, node for node in what it computes: a fail-soft negamax
 alpha-beta with principal variation search, a pass that costs no depth, the evaluation at
-depth 0 (``native.evaluate``, equal to the pure evaluation), a finished game scored as its
-exact margin beyond ``search.WIN``. With a fresh table both return the same score at every
+depth 0 (``native.evaluate``: the learned patterns of ``native.patterns`` when the search is
+made with them, else the hand-made weights; equal to the pure evaluation either way), a
+finished game scored as its exact margin beyond ``search.WIN``. With a fresh table both return the same score at every
 depth. Only the table differs: here a numpy array of ``TABLE_SIZE[n]`` slots in pairs (the
 second slot of a pair takes what the first cannot), replacing entries of earlier searches
 first, then shallower ones.
@@ -28,6 +29,7 @@ from .bits import ONE, ZERO, kernel, popcount, signed, trailing_zeros, u64, unsi
 from .endgame import INVERTED, TOURNAMENT, final_score
 from .evaluate import evaluate, weight_array
 from .moves import flips, legal
+from .patterns import NO_PATTERNS, PatternArrays
 
 #: Transposition table slots per board size (a power of two; three uint64 a slot).
 TABLE_SIZE = {4: 1 << 12, 6: 1 << 18, 8: 1 << 20}
@@ -132,7 +134,7 @@ def table_move(p: int, o: int, table: np.ndarray) -> int:
 
 @kernel(
     "int64(int64, uint64, uint64, int64, int64, int64, uint64, int64, int64, int64,"
-    " int64[:, :], uint64[:, :], int64[:, :], uint64[:, :], int64[:], int64[:])"
+    " int64[:, :], int16[:, :], int32[:, :], uint64[:, :], int64[:, :], uint64[:, :], int64[:], int64[:])"
 )
 def negamax(
     n: int,
@@ -146,6 +148,8 @@ def negamax(
     rules: int,
     generation: int,
     weights: np.ndarray,
+    pattern_tables: np.ndarray,
+    pattern_extras: np.ndarray,
     table: np.ndarray,
     slots: np.ndarray,
     boards: np.ndarray,
@@ -154,7 +158,8 @@ def negamax(
 ) -> int:
     """The fail-soft score of ``p`` to move (``legal_p`` its moves) searched ``depth`` plies;
     meaningless if ``stop[0]`` got set. ``ply`` is the distance from the root (the row of
-    ``slots`` and ``boards`` where this node sorts its moves)."""
+    ``slots`` and ``boards`` where this node sorts its moves). ``weights`` (hand-made) or
+    ``pattern_tables`` and ``pattern_extras`` (learned, when not empty) evaluate the leaves."""
     stats[0] += 1
     if stop[0]:
         return 0
@@ -164,10 +169,10 @@ def negamax(
             return finished(n, p, o, rules)
         return -negamax(
             n, o, p, depth, -beta, -alpha, legal_o, ply + 1, rules, generation,
-            weights, table, slots, boards, stop, stats,
+            weights, pattern_tables, pattern_extras, table, slots, boards, stop, stats,
         )  # fmt: skip
     if depth <= 0:
-        return evaluate(n, p, o, legal_p, weights)
+        return evaluate(n, p, o, legal_p, weights, pattern_tables, pattern_extras)
     first_slot = slot_of(p, o, table.shape[0])
     entry = -1
     for candidate in range(first_slot, first_slot + 2):
@@ -235,17 +240,17 @@ def negamax(
         if i == 0:
             score = -negamax(
                 n, theirs, mine, depth - 1, -beta, -alpha, reply, ply + 1, rules, generation,
-                weights, table, slots, boards, stop, stats,
+                weights, pattern_tables, pattern_extras, table, slots, boards, stop, stats,
             )  # fmt: skip
         else:
             score = -negamax(
                 n, theirs, mine, depth - 1, -alpha - 1, -alpha, reply, ply + 1, rules, generation,
-                weights, table, slots, boards, stop, stats,
+                weights, pattern_tables, pattern_extras, table, slots, boards, stop, stats,
             )  # fmt: skip
             if alpha < score < beta:
                 score = -negamax(
                     n, theirs, mine, depth - 1, -beta, -score, reply, ply + 1, rules, generation,
-                    weights, table, slots, boards, stop, stats,
+                    weights, pattern_tables, pattern_extras, table, slots, boards, stop, stats,
                 )  # fmt: skip
         if stop[0]:
             return 0
@@ -271,16 +276,25 @@ def negamax(
 
 
 class NativeMidgame:
-    """The compiled ``engine.Midgame`` for one size, goal, scoring and set of weights, with
-    its table (kept between searches, as the pure one keeps its dict)."""
+    """The compiled ``engine.Midgame`` for one size, goal, scoring and evaluation, with its
+    table (kept between searches, as the pure one keeps its dict). The evaluation is the
+    learned one of ``patterns`` (8x8 only) when given, else the hand-made one with
+    ``weights`` (default: the goal's own)."""
 
-    def __init__(self, size: int, goal: str, scoring: str, weights: Weights | None = None) -> None:
+    def __init__(
+        self, size: int, goal: str, scoring: str, weights: Weights | None = None, patterns: PatternArrays | None = None
+    ) -> None:
         if size not in SIZES:
             raise ValueError(f"the compiled search takes boards of {SIZES}, not {size}x{size}")
+        if patterns is not None and size != 8:
+            raise ValueError(f"learned pattern weights evaluate 8x8 boards only, not {size}x{size}")
+        if patterns is not None and weights is not None:
+            raise ValueError("a search evaluates with learned patterns or with hand-made weights, not both")
         self.size = size
         self.stop = StopSignal()
         self.rules = (INVERTED if goal == "inverted" else 0) | (TOURNAMENT if scoring == "tournament" else 0)
         self.weights = weight_array(weight_table(size, default_weights(goal) if weights is None else weights))
+        self.patterns = NO_PATTERNS if patterns is None else patterns
         self.table = np.zeros((TABLE_SIZE[size], 3), dtype=np.uint64)
         self.slots = np.zeros((MAX_PLY + 1, 128), dtype=np.int64)
         self.boards = np.zeros((MAX_PLY + 1, 128), dtype=np.uint64)
@@ -298,7 +312,8 @@ class NativeMidgame:
             self.generation = (self.generation + 1) % GENERATIONS
         score = negamax(
             self.size, p, o, depth, alpha, beta, legal, 0, self.rules, self.generation,
-            self.weights, self.table, self.slots, self.boards, flag, self.stats,
+            self.weights, self.patterns.tables, self.patterns.extras, self.table, self.slots, self.boards, flag,
+            self.stats,
         )  # fmt: skip
         if flag[0]:
             raise SearchTimeout
