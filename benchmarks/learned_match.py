@@ -47,7 +47,7 @@ def play(black: Engine, white: Engine, opening: list[str]) -> tuple[int, list[in
         engine = black if board.turn == BLACK else white
         board.push(engine.choose(board))
         info = engine.last_search
-        if info is not None and not info.exact and info.depth:
+        if info is not None and not info.proven and info.depth:
             depths.append(info.depth if engine is black else -info.depth)
     return board.count(True) - board.count(False), depths
 

@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import ClassVar, Literal, Protocol
 
 from . import native
 from .board import Board, Move
@@ -123,20 +123,33 @@ NATIVE_LEVEL_SETTINGS: dict[int, LevelSettings] = {
 }
 
 
+#: How sure a search's score is: the final margin, a proven result whose margin is a bound,
+#: or an estimate.
+Certainty = Literal["exact", "bound", "estimate"]
+
+
 @dataclass(frozen=True)
 class SearchInfo:
     """What the last ``choose`` found: its move, score, depth reached and cost."""
 
     move: Move
     score: int  # centi-discs, side to move's view (see ``score_to_margin``)
-    depth: int  # plies of the last completed iteration (empties when exact)
-    exact: bool  # the score is a proven final margin (or a proven win/draw/loss)
+    depth: int  # plies of the last completed iteration (empties when solved)
+    exact: bool  # the score is the final margin under perfect play
     nodes: int
     seconds: float
+    #: the result (win or loss) is proven but the margin only bounds it: a win by at least
+    #: ``margin`` (a win/draw/loss solve, or a search that saw every reply lose in its depth)
+    bound: bool = False
 
     @property
     def margin(self) -> float:
         return score_to_margin(self.score)[0]
+
+    @property
+    def proven(self) -> bool:
+        """Whether the result is proven, the margin exactly or as a bound."""
+        return self.exact or self.bound
 
 
 class Midgame(Protocol):
@@ -508,12 +521,14 @@ class Engine:
         self._solver_nodes = 0
         try:
             with paused_gc():
-                square, score, depth, exact = self._think(board, search, p, o, legal, start)
+                square, score, depth, certainty = self._think(board, search, p, o, legal, start)
         finally:
             self.stop_signal.clear()
         move = Move(square, size)
         nodes = search.take_nodes() + self._solver_nodes
-        self.last_search = SearchInfo(move, score, depth, exact, nodes, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        exact, bound = certainty == "exact", certainty == "bound"
+        self.last_search = SearchInfo(move, score, depth, exact, nodes, seconds, bound)
         return move
 
     def _level_settings(self, board: Board, search: Midgame) -> LevelSettings:
@@ -526,30 +541,30 @@ class Engine:
 
     def _think(
         self, board: Board, search: Midgame, p: int, o: int, legal: int, start: float
-    ) -> tuple[int, int, int, bool]:
-        """(square, score, depth, exact) for the position, within the budget."""
+    ) -> tuple[int, int, int, Certainty]:
+        """(square, score, depth, certainty) for the position, within the budget."""
         s = self._level_settings(board, search)
         budget = self.budget
         deadline = start + budget
         empties = board.empty_count()
         if legal & (legal - 1) == 0:  # a single legal move: play it at once
-            return legal.bit_length() - 1, 0, 0, False
+            return legal.bit_length() - 1, 0, 0, "estimate"
         solver_used = s.exact_empties and empties <= max(s.exact_empties, s.wld_empties)
         # With a solve to follow, the midgame search only gets a share of the time.
         mid_share = 0.15 if solver_used and empties <= s.exact_empties else 0.4 if solver_used else 1.0
         mid_deadline = start + budget * min(1.0, 2 * mid_share)
         result = self._deepen(search, s, board.size, p, o, legal, start, start + budget * mid_share, mid_deadline)
-        if not solver_used or self.stop_signal.halted:
+        if not solver_used or self.stop_signal.halted or result[3] == "exact":
             return result
         solver = self._solver_for(board)
         solver.deadline = deadline
         try:
             if empties <= s.exact_empties:
                 sq, margin = self._solve_root(solver, p, o, legal, result[0], -INFINITY, INFINITY)
-                return sq, exact_score(margin), empties, True
+                return sq, exact_score(margin), empties, "exact"
             sq, margin = self._solve_root(solver, p, o, legal, result[0], -1, 1)
-            if margin >= 0:  # a proven win (the margin is then a lower bound) or draw
-                return sq, exact_score(margin), empties, True
+            if margin >= 0:  # a proven draw, or a proven win whose margin is a lower bound
+                return sq, exact_score(margin), empties, "exact" if margin == 0 else "bound"
             return result  # every move loses against perfect play: keep fighting by the estimate
         except RootInterrupted:
             return result
@@ -590,9 +605,10 @@ class Engine:
         start: float,
         soft_stop: float,
         deadline: float,
-    ) -> tuple[int, int, int, bool]:
-        """Iterative deepening: (square, score, depth, exact) of the last iteration that
-        finished, or of the best move found so far in the one the deadline interrupted."""
+    ) -> tuple[int, int, int, Certainty]:
+        """Iterative deepening: (square, score, depth, certainty) of the last iteration that
+        finished, or of the best move found so far in the one the deadline interrupted. A
+        proven result short of the end is a bound: a line not seen to the end may do better."""
         geo = geometry(size)
         values = square_table(size)
         empties = size * size - (p | o).bit_count()
@@ -630,5 +646,6 @@ class Engine:
                 best_sq, best_score = stop.square, stop.score
         finally:
             self.stop_signal.set_deadline(None)
-        exact = abs(best_score) >= WIN
-        return best_sq, best_score, reached, exact
+        if abs(best_score) < WIN:
+            return best_sq, best_score, reached, "estimate"
+        return best_sq, best_score, reached, "exact" if reached >= empties else "bound"

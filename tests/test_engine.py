@@ -211,7 +211,7 @@ def test_stop_from_another_thread_ends_a_long_search_at_once(plies: int, stage: 
     engine.time_limit = 0.5
     start = time.perf_counter()
     assert engine.choose(board) in board.legal_moves
-    assert time.perf_counter() - start > 0.2 or (engine.last_search is not None and engine.last_search.exact)
+    assert time.perf_counter() - start > 0.2 or (engine.last_search is not None and engine.last_search.proven)
 
 
 def test_garbage_collector_is_back_on_after_a_search() -> None:
@@ -333,3 +333,37 @@ def test_expert_plays_a_solved_endgame_perfectly() -> None:
     info = engine.last_search
     assert info is not None and info.exact
     assert info.margin == solution.score
+
+
+def test_a_win_proven_short_of_a_full_solve_is_a_bound_on_its_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Just beyond the expert's exact solve, a win/draw/loss solve proves the win: the engine
+    reports the result as proven and its margin as a lower bound, never as the exact margin.
+    (The midgame search is held to depth 4 here, so it cannot reach the end first.)"""
+    from dataclasses import replace
+
+    from reversi_widget import native
+    from reversi_widget.engine import NATIVE_LEVEL_SETTINGS
+    from reversi_widget.solver import solve
+
+    table = NATIVE_LEVEL_SETTINGS if native.wait("midgame") else LEVEL_SETTINGS
+    settings = replace(table[7], depth=4)
+    monkeypatch.setitem(table, 7, settings)
+    empties = settings.exact_empties + 1
+    assert empties <= settings.wld_empties
+    rng = random.Random(5)
+    below = checked = 0
+    while checked < 3:
+        board = advance(Board(), 60 - empties, rng)
+        if board.empty_count() != empties or board.must_pass() or len(board.legal_moves) < 2:
+            continue
+        truth = solve(board).score
+        if truth <= 0:
+            continue
+        engine = Engine("expert", time_limit=30)
+        engine.choose(board)
+        info = engine.last_search
+        assert info is not None and info.proven and info.bound and not info.exact
+        assert 0 < info.margin <= truth
+        below += info.margin < truth
+        checked += 1
+    assert below  # the bound is not the margin: reporting it as exact would be wrong
