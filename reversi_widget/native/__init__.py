@@ -70,9 +70,10 @@ class _WarmUp:
 
     def _run(self) -> None:
         try:
+            # Started while the compiled path was wanted: compile whatever the environment
+            # says by the time the delay is over (``ready`` and ``wait`` read it at each call,
+            # so a process that asks for the pure path for a while gets it back later).
             self.hurry.wait(START_DELAY)
-            if pure_forced():
-                return
             try:
                 import numba  # noqa: F401
             except ImportError:

@@ -104,6 +104,7 @@ CLASSES, QUADRANTS, AROUND, CORNERS = _t["classes"], _t["quadrants"], _t["around
 NOT_FIRST_COL, NOT_LAST_COL, LINES, EDGES = _t["not_first_col"], _t["not_last_col"], _t["lines"], _t["edges"]
 QUADRANT_OF, RANK = _t["quadrant_of"], _t["rank"]
 
+#: The multipliers of a position's hash (the midgame table's too).
 HASH_P = u64(0x9E3779B97F4A7C15)
 HASH_O = u64(0xC2B2AE3D27D4EB4F)
 BYTE = u64(0xFF)

@@ -26,7 +26,7 @@ from ..geometry import geometry
 from ..search import INFINITY, WIN, SearchTimeout, StopSignal
 from . import SIZES
 from .bits import ONE, ZERO, kernel, popcount, signed, trailing_zeros, u64, unsigned
-from .endgame import INVERTED, TOURNAMENT, final_score
+from .endgame import HASH_O, HASH_P, INVERTED, TOURNAMENT, final_score
 from .evaluate import evaluate, weight_array
 from .moves import flips, legal
 from .patterns import NO_PATTERNS, PatternArrays
@@ -41,8 +41,6 @@ MAX_PLY = 130
 OFFSET = 1 << 21
 NO_BOUND = OFFSET - 1  # stands for +-INFINITY
 GENERATIONS = 64
-HASH_P = u64(0x9E3779B97F4A7C15)
-HASH_O = u64(0xC2B2AE3D27D4EB4F)
 MASK_22 = u64((1 << 22) - 1)
 MASK_7 = u64(0x7F)
 MASK_6 = u64(0x3F)
