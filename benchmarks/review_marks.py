@@ -2,15 +2,16 @@
 exact scores would give, on positions of games the learned weights never saw.
 
 ``review()`` charges a move the discs it gives away against the best move. Where the solver
-does not reach, both scores are the analysis' estimates (``analyse(position)``, as the review
-calls it, in real discs with the learned evaluation on 8x8); the marks' thresholds
-(``play.view.REVIEW_MARKS``: 2, 6 and 12 discs) are set in real discs. Here every legal move of
-each position is scored both ways: estimated as the review does (``analysis.judged_score``),
-and exactly (``analyse(position, depth=empties)``). The table counts each move by the mark
-its estimated loss gives (rows) and the mark its exact loss gives (columns), for the
-shipping evaluation at the compiled analysis' depth (8) and at the pure path's (4: the
-compiled search gives the pure one's scores at a depth, faster), and for the hand-made
-evaluation (the same search, ``learned=False``) beside them.
+does not reach, both scores are the analysis' estimates (``analyse(position)``, as the
+review calls it, in real discs with the learned evaluation on 8x8); the marks' thresholds
+(``play.view.REVIEW_MARKS``: 2, 6 and 12 discs) are set in real discs. Here every legal move
+of each position is scored both ways: estimated as the review does (``analyse``, which holds
+its estimates within the board's margins), and exactly (``analyse(position,
+depth=empties)``). The table counts each move by the mark its estimated loss gives (rows)
+and the mark its exact loss gives (columns), for the shipping evaluation at the compiled
+analysis' depth (8) and at the pure path's (4: the compiled search gives the pure one's
+scores at a depth, faster), and for the hand-made evaluation (the same search,
+``learned=False``) beside them.
 
 Positions: the 2016-2021 WTHOR games at ``--empties`` (21 by default: one more than the
 compiled ``analyse`` solves exactly, so the first the review estimates, and few enough to
@@ -30,7 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from reversi_widget import Board, native
-from reversi_widget.analysis import analyse, default_depth, judged_score
+from reversi_widget.analysis import analyse, default_depth
 from reversi_widget.engine import INFINITY, make_midgame, score_to_margin
 from reversi_widget.play.view import REVIEW_MARKS
 from reversi_widget.solver import side_bitboards
@@ -55,7 +56,7 @@ def learned_scores(board: Board, depth: int) -> Scores:
     """Every move's score as the review judges it where it estimates: ``analyse`` at a depth
     (given, so that it estimates however few the empties)."""
     analysis = analyse(board, depth=depth)
-    return {str(m.move): judged_score(m, board.size) for m in analysis.moves}
+    return {str(m.move): m.score for m in analysis.moves}
 
 
 def hand_made_scores(board: Board, depth: int) -> Scores:

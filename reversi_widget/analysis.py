@@ -318,6 +318,8 @@ def _midgame_entries(
     for move, no, np_, _reply in children:
         score = scores[move]
         margin, proven = score_to_margin(score)
+        if not proven:
+            margin = within_board(margin, board.size)
         line = (move, *_moves_of(search.principal_line(no, np_, max(0, reached - 1)), board.size))
         entries.append(MoveAnalysis(move, margin, to_the_end, line, reached, proven and not to_the_end))
     return entries, reached, search.take_nodes()
@@ -377,7 +379,7 @@ def review(
     would solve exactly, and for the last ``REVIEW_EXACT_PLIES`` plies with the compiled
     solver. There a move that keeps the best result is never charged a loss. Before that the
     scores are estimates (in real discs on 8x8 with the learned evaluation, and never beyond
-    the board's widest margin: ``judged_score``) or bounds, and a proven win is never charged
+    the board's widest margin: ``within_board``) or bounds, and a proven win is never charged
     against another proven win unless both margins are exact (a depth-limited search proves a
     win but only a lower bound of its margin: see ``MoveAnalysis.bound``).
     ``stop.halt()``, from another thread, ends it at once with ``SearchTimeout``.
@@ -427,7 +429,7 @@ def review(
         else:
             analysis = analyse(position, depth, time_limit, stop=signal)
             top, mine = analysis.best, analysis[played]
-            top_score, my_score = judged_score(top, position.size), judged_score(mine, position.size)
+            top_score, my_score = top.score, mine.score
             # Two proven wins of which one margin is a bound: which is larger is not known.
             both_won = mine.result == top.result == "win" and not (mine.exact and top.exact)
             loss = 0.0 if mine.rank >= top.rank or both_won else max(0.0, top_score - my_score)
@@ -440,15 +442,13 @@ def review(
     return reviews
 
 
-def judged_score(entry: MoveAnalysis, size: int) -> float:
-    """A move's score as ``review`` judges it: an estimate beyond the widest margin the board
-    allows (every square the mover's, or the opponent's) counts as that margin. Estimates in
-    real discs pass it in a lopsided position, where two moves estimated +70 and +78 both win
-    everything there is to win, and one loses nothing against the other."""
-    if entry.exact:
-        return entry.score
+def within_board(estimate: float, size: int) -> float:
+    """An estimate held to the widest margin the board allows (every square the mover's, or
+    the opponent's). Estimates in real discs pass it in a lopsided position: two moves
+    estimated +70 and +78 both win everything there is to win, and neither loses anything
+    against the other."""
     widest = float(size * size)
-    return max(-widest, min(widest, entry.score))
+    return max(-widest, min(widest, estimate))
 
 
 def _exact_values(
