@@ -73,3 +73,17 @@ def run_code(page: Any, index: int, code: str) -> str:
         arg=index,
     )
     return str(handle.json_value())
+
+
+def settled_output(page: Any, index: int, code: str, expected: str, tries: int = 20) -> str:
+    """Run ``code`` in cell ``index`` until it prints ``expected`` (stripped), at most
+    ``tries`` times a quarter second apart; return the last output. A change made in a view
+    reaches the kernel over the widget's own channel, which a loaded machine can deliver
+    after the cell that asks for it."""
+    printed = run_code(page, index, code)
+    for _ in range(tries - 1):
+        if printed.strip() == expected:
+            break
+        page.wait_for_timeout(250)
+        printed = run_code(page, index, code)
+    return printed

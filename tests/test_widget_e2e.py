@@ -15,7 +15,7 @@ import nbformat
 import pytest
 
 from reversi_widget import Board, Move, explain
-from tests.lab import Server, open_and_run, run_code, view, write_notebook
+from tests.lab import Server, open_and_run, run_code, settled_output, view, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -71,15 +71,8 @@ def play_human_game(page: Any, url: str) -> None:
 
     # One notice only (the refused a1): loading the views wrote nothing that had to be reverted.
     expected = f"{after.to_string()} ['d3'] explain 1 False END"
-    # The setting reaches the kernel over the widget's own channel, which a loaded machine can
-    # deliver after the cell below: ask again, a bounded number of times, until it has arrived.
     state = "print(w.board.to_string(), w.moves, w.notice_kind, w.notice_id, w.show_legal, 'END')"
-    for _ in range(20):
-        printed = run_code(page, 2, state)
-        if printed.strip() == expected:
-            break
-        page.wait_for_timeout(250)
-    assert printed.strip() == expected
+    assert settled_output(page, 2, state, expected).strip() == expected
 
 
 HUMAN_GAME = (

@@ -14,7 +14,7 @@ import pytest
 
 from reversi_widget import Board
 from tests.contrast import GRAPHICS_AA, MEASURE, TEXT_AA, TEXTS
-from tests.lab import Server, open_and_run, run_code, view, write_notebook
+from tests.lab import Server, open_and_run, run_code, settled_output, view, write_notebook
 from tests.support import KERNEL_IDLE, play_random
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -142,8 +142,9 @@ def test_long_game_move_list_and_keys_in_the_controls(server: Server, page: Any)
     page.keyboard.press("Space")
     page.wait_for_function(f"() => !document.querySelector('{widget} .rw-coords')")
     shown_ply(plies - 4)
-    printed = run_code(page, 1, "print(w.ply, w.theme, w.show_coordinates, 'END')")
-    assert printed.split() == [str(plies - 4), "light", "False", "END"]
+    expected = f"{plies - 4} light False END"
+    printed = settled_output(page, 1, "print(w.ply, w.theme, w.show_coordinates, 'END')", expected)
+    assert printed.split() == expected.split()
 
 
 # -- 11: contrast in every theme ------------------------------------------------------------------
