@@ -25,11 +25,13 @@ from reversi_widget.patterns import (
     PHASES,
     SYMMETRIES,
     WEIGHTS_FILE,
+    WEIGHTS_FILES,
     canonical_columns,
     load_weights,
     make_pattern_evaluator,
     phase_of,
     read_weights,
+    weights_file,
     weights_per_phase,
     write_weights,
 )
@@ -199,3 +201,40 @@ def test_the_compiled_twin_agrees_exactly_with_the_pure_path() -> None:
             p, o = position(rng.randrange(10**9), rng.randrange(60))
             legal = GEO.moves(p, o)
             assert score(arrays, p, o, legal) == evaluate(p, o, legal)
+
+
+def test_weights_fitted_for_another_goal_are_refused_naming_the_file() -> None:
+    assert load_weights(RANDOM_FILE).goal == "classic"  # a file without the note is classic
+    with pytest.raises(InvalidPositionError, match="fitted for the classic goal, not the inverted goal") as caught:
+        load_weights(RANDOM_FILE, "inverted")
+    assert str(RANDOM_FILE) in str(caught.value)
+    evaluate = make_pattern_evaluator(RANDOM_FILE, "inverted")  # building still reads nothing
+    with pytest.raises(InvalidPositionError, match=r"random\.bin was fitted for the classic goal"):
+        evaluate(0x0000000810000000, 0x0000001008000000, 0x0000102004080000)
+
+
+def test_a_goal_without_learned_weights_is_refused_when_the_evaluator_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(WEIGHTS_FILES, "inverted", raising=False)
+    assert weights_file("inverted") is None
+    with pytest.raises(InvalidPositionError, match="the 'inverted' goal has no learned pattern weights"):
+        make_pattern_evaluator(goal="inverted")
+    with pytest.raises(InvalidPositionError, match="goals with them: classic"):
+        load_weights(goal="inverted")
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "classic weights"])
+def test_a_missing_or_damaged_inverted_file_is_refused_on_first_use_naming_it(
+    damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = tmp_path / "pattern_weights_inverted.bin"
+    if damage == "truncated":
+        bad.write_bytes(RANDOM_FILE.read_bytes()[:-50])
+    elif damage == "classic weights":
+        bad.write_bytes(RANDOM_FILE.read_bytes())
+    monkeypatch.setitem(WEIGHTS_FILES, "inverted", bad)
+    evaluate = make_pattern_evaluator(goal="inverted")
+    with pytest.raises(InvalidPositionError) as caught:
+        evaluate(0x0000000810000000, 0x0000001008000000, 0x0000102004080000)
+    assert str(bad) in str(caught.value)
