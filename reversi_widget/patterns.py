@@ -50,7 +50,7 @@ WEIGHTS_FILE = Path(__file__).with_name("pattern_weights.bin")
 INVERTED_WEIGHTS_FILE = Path(__file__).with_name("pattern_weights_inverted.bin")
 #: The shipped weights of every goal that has learned ones (the others keep the hand-made
 #: evaluation of ``evaluation.make_evaluator``).
-WEIGHTS_FILES: dict[str, Path] = {"classic": WEIGHTS_FILE}
+WEIGHTS_FILES: dict[str, Path] = {"classic": WEIGHTS_FILE, "inverted": INVERTED_WEIGHTS_FILE}
 
 Square = tuple[int, int]  # (row, column)
 
