@@ -9,9 +9,12 @@ read backwards) gives mirror fillings one weight. Mobility (moves now minus the 
 parity (odd empties) and a bias complete the sum. The result is an estimate of the final disc
 margin for the side to move, in real discs times 100, like ``evaluation.make_evaluator``.
 
-The weights ship in ``pattern_weights.bin`` (written by ``python -m reversi_widget.train``)
-and are read on the first evaluation, never at import: a missing or damaged file is refused
-then with an ``InvalidPositionError`` that names it.
+Each goal has its own weights, since the same position is judged differently when fewer
+discs win: ``pattern_weights.bin`` for the classic goal (fitted to master games) and
+``pattern_weights_inverted.bin`` for the inverted one (fitted to self-play games labelled by
+the exact solver), both written by ``python -m reversi_widget.train``. They are read on the
+first evaluation, never at import: a missing or damaged file, or one fitted for another
+goal, is refused then with an ``InvalidPositionError`` that names it.
 
 File layout (little-endian): the magic ``b"RWPATTERNS"``, a uint16 format version, a uint32
 length and that many bytes of JSON (pattern names and sizes, phases, training notes), then
@@ -32,7 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidPositionError
+from .errors import InvalidPositionError, quote
 from .geometry import geometry
 
 SIZE = 8
@@ -44,9 +47,10 @@ EXTRAS = ("bias", "mobility", "parity")
 MAGIC = b"RWPATTERNS"
 VERSION = 2
 WEIGHTS_FILE = Path(__file__).with_name("pattern_weights.bin")
+INVERTED_WEIGHTS_FILE = Path(__file__).with_name("pattern_weights_inverted.bin")
 #: The shipped weights of every goal that has learned ones (the others keep the hand-made
 #: evaluation of ``evaluation.make_evaluator``).
-WEIGHTS_FILES: dict[str, Path] = {"classic": WEIGHTS_FILE}
+WEIGHTS_FILES: dict[str, Path] = {"classic": WEIGHTS_FILE, "inverted": INVERTED_WEIGHTS_FILE}
 
 Square = tuple[int, int]  # (row, column)
 
@@ -207,6 +211,12 @@ class PatternWeights:
     notes: dict[str, Any]
     path: Path
 
+    @property
+    def goal(self) -> str:
+        """The goal the weights were fitted for (files without the note are classic)."""
+        goal = self.notes.get("goal", "classic")
+        return goal if isinstance(goal, str) else repr(goal)
+
 
 def read_weights(path: Path) -> PatternWeights:
     """Read and check a weights file; refuse anything else naming the file and the fault."""
@@ -265,12 +275,28 @@ def weights_file(goal: str) -> Path | None:
 _loaded: dict[Path, PatternWeights] = {}
 
 
-def load_weights(path: Path | None = None) -> PatternWeights:
-    """The weights of ``path`` (the shipped file by default), read once and then reused."""
-    path = WEIGHTS_FILE if path is None else path
+def shipped_file(goal: str) -> Path:
+    """The shipped weights file of ``goal``; refuse a goal without learned weights."""
+    path = weights_file(goal)
+    if path is None:
+        raise InvalidPositionError(
+            f"the {quote(goal)} goal has no learned pattern weights (goals with them: {', '.join(WEIGHTS_FILES)}); "
+            "it keeps the hand-made evaluation of evaluation.make_evaluator"
+        )
+    return path
+
+
+def load_weights(path: Path | None = None, goal: str | None = None) -> PatternWeights:
+    """The weights of ``path`` (by default the shipped file of ``goal``, or of the classic
+    goal), read once and then reused. With ``goal``, a file fitted for another goal is refused."""
+    path = shipped_file(goal or "classic") if path is None else path
     weights = _loaded.get(path)
     if weights is None:
         weights = _loaded[path] = read_weights(path)
+    if goal is not None and weights.goal != goal:
+        raise InvalidPositionError(
+            f"pattern weights file {path} was fitted for the {weights.goal} goal, not the {goal} goal"
+        )
     return weights
 
 
@@ -326,10 +352,14 @@ def digits(p: int, o: int) -> bytes:
     return value.to_bytes(64, "little")
 
 
-def make_pattern_evaluator(path: Path | None = None) -> Callable[[int, int, int], int]:
-    """The learned evaluation as ``evaluate(p, o, legal_p)`` in centi-discs (8x8 only).
+def make_pattern_evaluator(path: Path | None = None, goal: str | None = None) -> Callable[[int, int, int], int]:
+    """The learned evaluation as ``evaluate(p, o, legal_p)`` in centi-discs (8x8 only), with
+    the weights of ``path`` or else the shipped ones of ``goal`` (default classic); with
+    ``goal``, weights fitted for another goal are refused.
 
     The weights are read on the first call, so building the evaluator costs nothing."""
+    if path is None:
+        path = shipped_file(goal or "classic")
     moves = geometry(SIZE).moves
     full = geometry(SIZE).full
     pattern_sum = _pattern_sum()
@@ -337,7 +367,7 @@ def make_pattern_evaluator(path: Path | None = None) -> Callable[[int, int, int]
 
     def evaluate(p: int, o: int, legal_p: int) -> int:
         if not phases:
-            weights = load_weights(path)
+            weights = load_weights(path, goal)
             phases.extend(zip(weights.tables, weights.extras, strict=True))
         empties = (full ^ (p | o)).bit_count()
         tables, (bias, mobility, parity) = phases[phase_of(empties)]

@@ -1,4 +1,4 @@
-"""Fit the pattern evaluation to WTHOR master games: ``python -m reversi_widget.train``.
+"""Fit the pattern evaluation: ``python -m reversi_widget.train``, to WTHOR master games or self-play.
 
 Every position of every training game becomes one row: the fillings of the 46 pattern images
 (see ``patterns``), mobility, parity and a bias, with the final disc margin for the side to
@@ -14,12 +14,18 @@ least-squares fit (``scipy.sparse.linalg.lsqr`` with ``damp``): fillings seen ra
 near 0, and fillings never seen are exactly 0. Only the years 1977-2015 train; 2016-2021 are
 the held-out test set of ``benchmarks/evaluation.py``.
 
+``--goal inverted`` fits the inverted goal (fewer discs wins) the same way on its own data:
+no master games of it exist, so ``selfplay`` plays games from the seed and the exact solver
+labels them (every position from ``--solve-empties`` on exactly, each earlier one with the
+exact value of its game's position there). It writes ``pattern_weights_inverted.bin``.
+
 Needs the ``train`` extra (numpy, scipy); the package itself never imports this module.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -34,10 +40,12 @@ import numpy.typing as npt
 from scipy.sparse import csr_matrix
 from scipy.sparse.linalg import lsqr
 
+from . import native
 from .errors import IllegalMoveError, InvalidPositionError
 from .geometry import geometry
 from .patterns import (
     EXTRAS,
+    INVERTED_WEIGHTS_FILE,
     PATTERNS,
     PHASES,
     WEIGHTS_FILE,
@@ -46,6 +54,8 @@ from .patterns import (
     phase_of,
     write_weights,
 )
+from .selfplay import MAX_SOLVE_EMPTIES, LabelledPosition, SelfPlaySettings, label_game, play_game
+from .solver import EndgameSearch
 from .squares import parse_square
 from .wthor import WthorRecord, read_wthor
 
@@ -56,6 +66,9 @@ LAST_YEAR = 2015
 THEORETICAL_EMPTIES = 24
 DEFAULT_DAMP = 3.0
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
+#: Self-play games of the inverted goal by default, and the seed of the shipped weights.
+DEFAULT_SELF_PLAY_GAMES = 10_000
+DEFAULT_SELF_PLAY_SEED = 1
 
 T = TypeVar("T")
 
@@ -159,6 +172,43 @@ def positions_of(records: Iterable[WthorRecord]) -> Positions:
     )
 
 
+def positions_of_labelled(games: Iterable[Sequence[LabelledPosition]]) -> Positions:
+    """Self-play games' labelled positions as columns (every one has a move for the mover)."""
+    moves = geometry(8).moves
+    mover, opponent = array("Q"), array("Q")
+    empties, mobility, label = array("q"), array("q"), array("d")
+    count = 0
+    for game in games:
+        count += 1
+        for pos in game:
+            mover.append(pos.mover)
+            opponent.append(pos.opponent)
+            empties.append(pos.empties)
+            mobility.append(moves(pos.mover, pos.opponent).bit_count() - moves(pos.opponent, pos.mover).bit_count())
+            label.append(pos.margin)
+    return Positions(
+        np.frombuffer(mover, dtype=np.uint64),
+        np.frombuffer(opponent, dtype=np.uint64),
+        np.frombuffer(empties, dtype=np.int64),
+        np.frombuffer(mobility, dtype=np.int64),
+        np.frombuffer(label, dtype=np.float64),
+        count,
+        0,
+    )
+
+
+def self_play(games: int, seed: int, settings: SelfPlaySettings, show: bool = True) -> list[list[LabelledPosition]]:
+    """Games ``0 .. games-1`` of ``seed``, played and labelled (see ``selfplay``)."""
+    native.wait("midgame")  # the same games either way, only sooner compiled
+    native.wait("endgame")
+    solver = EndgameSearch(8, settings.goal)
+    numbers = range(games)
+    return [
+        label_game(play_game(seed, number, settings), solver, settings.solve_empties)
+        for number in (progress_bar(numbers, "self-play") if show else numbers)
+    ]
+
+
 def features(mover: npt.NDArray[np.uint64], opponent: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
     """Column of every pattern image's filling, one row per position (shared columns for
     images of one pattern; the extras come after all pattern columns)."""
@@ -241,29 +291,99 @@ def load_games(files: Sequence[Path], games: int | None, seed: int, show: bool =
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reversi_widget.train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of WTH_<year>.wtb files")
-    parser.add_argument("--out", type=Path, default=WEIGHTS_FILE, help="weights file to write")
-    parser.add_argument("--games", type=int, default=None, help="train on a random sample of this many games")
-    parser.add_argument("--seed", type=int, default=2021, help="seed of the game sample")
+    parser.add_argument("--goal", choices=("classic", "inverted"), default="classic", help="the goal to fit")
+    parser.add_argument("--data", type=Path, default=None, help=f"folder of WTH_<year>.wtb files ({DEFAULT_DATA})")
+    parser.add_argument("--out", type=Path, default=None, help="weights file to write (the goal's shipped one)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="classic: train on a random sample of this many games; "
+        f"inverted: play this many games ({DEFAULT_SELF_PLAY_GAMES})",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the game sample or of the self-play games")
     parser.add_argument("--damp", type=float, default=DEFAULT_DAMP, help="ridge regularisation of lsqr")
     parser.add_argument("--iterations", type=int, default=300, help="lsqr iteration limit per phase")
-    parser.add_argument("--first-year", type=int, default=FIRST_YEAR)
-    parser.add_argument("--last-year", type=int, default=LAST_YEAR)
+    parser.add_argument("--first-year", type=int, default=None, help=f"classic: first training year ({FIRST_YEAR})")
+    parser.add_argument("--last-year", type=int, default=None, help=f"classic: last training year ({LAST_YEAR})")
+    parser.add_argument(
+        "--solve-empties",
+        type=int,
+        default=None,
+        help=f"inverted: solve every position exactly from this many empties ({SelfPlaySettings.solve_empties})",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
-    if args.last_year > LAST_YEAR:
-        parser.error(f"the years after {LAST_YEAR} are the test set and never train")
-    try:
-        files = wthor_files(args.data, args.first_year, args.last_year)
-    except InvalidPositionError as error:
-        print(f"error: {error}", file=sys.stderr)
+    if args.games is not None and args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
+    if not (args.damp >= 0 and math.isfinite(args.damp)):
+        parser.error(f"--damp must be a finite number >= 0, got {args.damp}")
+    if args.iterations < 1:
+        parser.error(f"--iterations must be at least 1, got {args.iterations}")
+    if args.goal == "inverted":
+        classic_only = {"--data": args.data, "--first-year": args.first_year, "--last-year": args.last_year}
+        for option, value in classic_only.items():
+            if value is not None:
+                parser.error(f"{option} applies to the classic goal's WTHOR games; the inverted goal plays its own")
+        if args.solve_empties is not None and not 0 <= args.solve_empties <= MAX_SOLVE_EMPTIES:
+            parser.error(f"--solve-empties must be from 0 to {MAX_SOLVE_EMPTIES}, got {args.solve_empties}")
+    else:
+        if args.solve_empties is not None:
+            parser.error("--solve-empties applies to the inverted goal's self-play games")
+        if args.last_year is not None and args.last_year > LAST_YEAR:
+            parser.error(f"the years after {LAST_YEAR} are the test set and never train")
+    out = args.out if args.out is not None else INVERTED_WEIGHTS_FILE if args.goal == "inverted" else WEIGHTS_FILE
+    if not out.parent.is_dir():
+        print(f"error: cannot write the weights file {out}: its folder does not exist", file=sys.stderr)
         return 2
     show = not args.quiet
-    start = time.perf_counter()
-    records = load_games(files, args.games, args.seed, show)
+    if args.goal == "inverted":
+        start = time.perf_counter()
+        data, notes = self_play_data(args, show)
+    else:
+        first_year = FIRST_YEAR if args.first_year is None else args.first_year
+        last_year = LAST_YEAR if args.last_year is None else args.last_year
+        try:
+            files = wthor_files(DEFAULT_DATA if args.data is None else args.data, first_year, last_year)
+        except InvalidPositionError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        start = time.perf_counter()
+        seed = 2021 if args.seed is None else args.seed
+        data = wthor_data(load_games(files, args.games, seed, show), show)
+        notes = {
+            "years": f"{first_year}-{last_year}",
+            "games": data.games,
+            "positions": len(data.label),
+            "damp": args.damp,
+            "seed": seed,
+            "sample": args.games,
+            "labels": f"theoretical score from {THEORETICAL_EMPTIES} empties up, final score below",
+        }
+    prepared = time.perf_counter() - start
+    result = fit(data, args.damp, args.iterations, show)
+    try:
+        size = write_weights(out, result.weights, notes)
+    except OSError as error:
+        print(f"error: cannot write the weights file {out} ({error.strerror or error})", file=sys.stderr)
+        return 2
+    games = f"{data.games} self-play games" if args.goal == "inverted" else f"{data.games} games"
+    skipped = "" if args.goal == "inverted" else f" ({data.skipped} too short skipped)"
+    made = "played and labelled" if args.goal == "inverted" else "read"
+    print(
+        f"{games}{skipped}, {len(data.label)} positions, "
+        f"{made} in {prepared:.1f} s, fitted in {result.seconds:.1f} s; wrote {out} ({size} bytes)"
+    )
+    for k, ((low, high), count, mae) in enumerate(zip(phase_bands(), result.rows, result.errors, strict=True)):
+        print(f"phase {k:2d} (empties {low:2d}-{high:2d}): {count:8d} positions, train MAE {mae:5.2f}")
+    return 0
+
+
+def wthor_data(records: list[WthorRecord], show: bool) -> Positions:
+    """The positions of WTHOR records, replayed a chunk at a time."""
     chunks = _chunks(records, 2000)
     parts = [positions_of(chunk) for chunk in (progress_bar(chunks, "replaying") if show else chunks)]
-    data = Positions(
+    return Positions(
         np.concatenate([p.mover for p in parts]),
         np.concatenate([p.opponent for p in parts]),
         np.concatenate([p.empties for p in parts]),
@@ -272,25 +392,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         sum(p.games for p in parts),
         sum(p.skipped for p in parts),
     )
-    prepared = time.perf_counter() - start
-    result = fit(data, args.damp, args.iterations, show)
-    notes = {
-        "years": f"{args.first_year}-{args.last_year}",
+
+
+def self_play_data(args: argparse.Namespace, show: bool) -> tuple[Positions, dict[str, object]]:
+    """The inverted goal's labelled self-play positions and the notes that describe them."""
+    settings = SelfPlaySettings(
+        goal="inverted",
+        solve_empties=SelfPlaySettings.solve_empties if args.solve_empties is None else args.solve_empties,
+    )
+    games = DEFAULT_SELF_PLAY_GAMES if args.games is None else args.games
+    seed = DEFAULT_SELF_PLAY_SEED if args.seed is None else args.seed
+    data = positions_of_labelled(self_play(games, seed, settings, show))
+    notes: dict[str, object] = {
+        "goal": "inverted",
+        "source": "self-play",
         "games": data.games,
         "positions": len(data.label),
         "damp": args.damp,
-        "seed": args.seed,
-        "sample": args.games,
-        "labels": f"theoretical score from {THEORETICAL_EMPTIES} empties up, final score below",
+        "seed": seed,
+        "level": settings.level,
+        "opening": list(settings.opening),
+        "random_share": settings.random_share,
+        "solve_empties": settings.solve_empties,
+        "labels": f"exact from {settings.solve_empties} empties, the game's exact value there above",
     }
-    size = write_weights(args.out, result.weights, notes)
-    print(
-        f"{data.games} games ({data.skipped} too short skipped), {len(data.label)} positions, "
-        f"read in {prepared:.1f} s, fitted in {result.seconds:.1f} s; wrote {args.out} ({size} bytes)"
-    )
-    for k, ((low, high), count, mae) in enumerate(zip(phase_bands(), result.rows, result.errors, strict=True)):
-        print(f"phase {k:2d} (empties {low:2d}-{high:2d}): {count:8d} positions, train MAE {mae:5.2f}")
-    return 0
+    return data, notes
 
 
 def _chunks(items: list[T], size: int) -> list[list[T]]:

@@ -20,19 +20,24 @@ from reversi_widget import Board
 from reversi_widget.errors import InvalidPositionError
 from reversi_widget.geometry import geometry
 from reversi_widget.patterns import (
+    INVERTED_WEIGHTS_FILE,
     MAGIC,
     PATTERNS,
     PHASES,
     SYMMETRIES,
     WEIGHTS_FILE,
+    WEIGHTS_FILES,
     canonical_columns,
     load_weights,
     make_pattern_evaluator,
     phase_of,
     read_weights,
+    weights_file,
     weights_per_phase,
     write_weights,
 )
+from reversi_widget.selfplay import SelfPlaySettings, label_game, play_game
+from reversi_widget.solver import EndgameSearch
 from tests.support import play_random, unavailable
 
 GEO = geometry(8)
@@ -91,6 +96,34 @@ def test_the_shipped_weights_judge_plain_positions_sensibly() -> None:
     centre = 0x00003C3C3C3C0000
     assert evaluate(edges, centre, GEO.moves(edges, centre)) > 800
     assert evaluate(centre, edges, GEO.moves(centre, edges)) < -800
+
+
+def test_the_shipped_inverted_weights_load_and_say_how_they_were_trained() -> None:
+    weights = load_weights(goal="inverted")
+    assert weights.path == INVERTED_WEIGHTS_FILE == weights_file("inverted")
+    assert weights.goal == "inverted" and weights.notes["source"] == "self-play"
+    assert weights.notes["games"] >= 10_000 and weights.notes["positions"] > 500_000
+    assert [len(t) for t in weights.tables[0]] == [p.fillings for p in PATTERNS]
+    assert INVERTED_WEIGHTS_FILE.stat().st_size + WEIGHTS_FILE.stat().st_size < 2_000_000
+    with pytest.raises(InvalidPositionError, match="fitted for the inverted goal, not the classic goal"):
+        load_weights(INVERTED_WEIGHTS_FILE, "classic")
+
+
+def test_the_shipped_inverted_weights_come_closer_to_exact_margins_than_guessing_zero() -> None:
+    """Positions at 10 empties of fresh self-play games (another seed than the training
+    games'), solved exactly: fewer discs winning, as the solver scores it."""
+    evaluate = make_pattern_evaluator(goal="inverted")
+    settings = SelfPlaySettings(level=3, solve_empties=10)
+    solver = EndgameSearch(8, "inverted")
+    learned = zero = 0.0
+    for number in range(30):
+        labelled = label_game(play_game(99, number, settings), solver, settings.solve_empties)
+        pos = next(p for p in labelled if p.exact)
+        learned += abs(evaluate(pos.mover, pos.opponent, GEO.moves(pos.mover, pos.opponent)) / 100 - pos.margin)
+        zero += abs(pos.margin)
+    assert learned < 0.6 * zero
+    start_p, start_o = 0x0000000810000000, 0x0000001008000000
+    assert abs(evaluate(start_p, start_o, GEO.moves(start_p, start_o))) < 500  # the start is about even
 
 
 def test_weights_load_on_first_use_not_at_import() -> None:
@@ -199,3 +232,40 @@ def test_the_compiled_twin_agrees_exactly_with_the_pure_path() -> None:
             p, o = position(rng.randrange(10**9), rng.randrange(60))
             legal = GEO.moves(p, o)
             assert score(arrays, p, o, legal) == evaluate(p, o, legal)
+
+
+def test_weights_fitted_for_another_goal_are_refused_naming_the_file() -> None:
+    assert load_weights(RANDOM_FILE).goal == "classic"  # a file without the note is classic
+    with pytest.raises(InvalidPositionError, match="fitted for the classic goal, not the inverted goal") as caught:
+        load_weights(RANDOM_FILE, "inverted")
+    assert str(RANDOM_FILE) in str(caught.value)
+    evaluate = make_pattern_evaluator(RANDOM_FILE, "inverted")  # building still reads nothing
+    with pytest.raises(InvalidPositionError, match=r"random\.bin was fitted for the classic goal"):
+        evaluate(0x0000000810000000, 0x0000001008000000, 0x0000102004080000)
+
+
+def test_a_goal_without_learned_weights_is_refused_when_the_evaluator_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(WEIGHTS_FILES, "inverted", raising=False)
+    assert weights_file("inverted") is None
+    with pytest.raises(InvalidPositionError, match="the 'inverted' goal has no learned pattern weights"):
+        make_pattern_evaluator(goal="inverted")
+    with pytest.raises(InvalidPositionError, match="goals with them: classic"):
+        load_weights(goal="inverted")
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "classic weights"])
+def test_a_missing_or_damaged_inverted_file_is_refused_on_first_use_naming_it(
+    damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = tmp_path / "pattern_weights_inverted.bin"
+    if damage == "truncated":
+        bad.write_bytes(RANDOM_FILE.read_bytes()[:-50])
+    elif damage == "classic weights":
+        bad.write_bytes(RANDOM_FILE.read_bytes())
+    monkeypatch.setitem(WEIGHTS_FILES, "inverted", bad)
+    evaluate = make_pattern_evaluator(goal="inverted")
+    with pytest.raises(InvalidPositionError) as caught:
+        evaluate(0x0000000810000000, 0x0000001008000000, 0x0000102004080000)
+    assert str(bad) in str(caught.value)

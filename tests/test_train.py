@@ -1,9 +1,11 @@
-"""The training pipeline, end to end on a few hundred games written here as a WTHOR file."""
+"""The training pipeline, end to end: on a few hundred games written here as a WTHOR file, and
+on a few self-play games of the inverted goal."""
 
 from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from reversi_widget import Board
 from reversi_widget.errors import InvalidPositionError
 from reversi_widget.geometry import geometry
 from reversi_widget.patterns import make_pattern_evaluator, read_weights
+from reversi_widget.selfplay import SelfPlaySettings
 from reversi_widget.wthor import HEADER, RECORD, WthorRecord
 from tests.support import play_random
 
@@ -129,3 +132,79 @@ def test_the_progress_bar_counts_to_the_end() -> None:
     stream = io.StringIO()
     assert list(train.progress_bar([1, 2, 3], "work", stream)) == [1, 2, 3]
     assert "[##############################] 3/3" in stream.getvalue()
+
+
+def inverted_args(out: Path, seed: int) -> list[str]:
+    """A tiny inverted-goal run: a few self-play games, exact labels in their last moves."""
+    return ["--goal", "inverted", "--games", "4", "--seed", str(seed), "--solve-empties", "8", "--out", str(out)]
+
+
+def test_the_inverted_goal_trains_end_to_end_on_self_play_reproducibly(tmp_path: Path) -> None:
+    outs = [tmp_path / f"{name}.bin" for name in "ab"]
+    for out in outs:
+        assert train.main([*inverted_args(out, 3), "--quiet", "--iterations", "40", "--damp", "1"]) == 0
+    assert outs[0].read_bytes() == outs[1].read_bytes()
+    weights = read_weights(outs[0])
+    assert weights.goal == "inverted"
+    assert weights.notes["source"] == "self-play" and weights.notes["games"] == 4 and weights.notes["seed"] == 3
+    assert weights.notes["solve_empties"] == 8
+    games = train.self_play(4, 3, SelfPlaySettings(solve_empties=8), show=False)
+    data = train.positions_of_labelled(games)
+    assert train.self_play(4, 4, SelfPlaySettings(solve_empties=8), show=False) != games  # another seed
+    assert weights.notes["positions"] == len(data.label) == sum(len(g) for g in games)
+    evaluate = make_pattern_evaluator(outs[0], "inverted")
+    geo = geometry(8)
+    fitted = zero = 0.0
+    for p, o, label in zip(data.mover.tolist(), data.opponent.tolist(), data.label.tolist(), strict=True):
+        fitted += abs(evaluate(p, o, geo.moves(p, o)) / 100 - label)
+        zero += abs(label)
+    assert fitted < 0.6 * zero
+
+
+def test_inverted_positions_carry_their_labels_and_mobility() -> None:
+    games = train.self_play(2, 9, SelfPlaySettings(level=3, solve_empties=6), show=False)
+    data = train.positions_of_labelled(games)
+    flat = [pos for game in games for pos in game]
+    geo = geometry(8)
+    assert data.games == 2 and len(data.label) == len(flat)
+    for index, pos in enumerate(flat):
+        assert (int(data.mover[index]), int(data.opponent[index])) == (pos.mover, pos.opponent)
+        assert data.label[index] == pos.margin and data.empties[index] == pos.empties
+        moves = geo.moves(pos.mover, pos.opponent).bit_count() - geo.moves(pos.opponent, pos.mover).bit_count()
+        assert data.mobility[index] == moves
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--goal", "inverted", "--data", "somewhere"], "--data applies to the classic goal"),
+        (["--goal", "inverted", "--first-year", "1990"], "--first-year applies to the classic goal"),
+        (["--goal", "inverted", "--solve-empties", "25"], "--solve-empties must be from 0 to 20, got 25"),
+        (["--solve-empties", "10"], "--solve-empties applies to the inverted goal"),
+        (["--goal", "inverted", "--games", "0"], "--games must be at least 1, got 0"),
+        (["--games", "-3"], "--games must be at least 1, got -3"),
+        (["--damp", "-1"], r"--damp must be a finite number >= 0, got -1\.0"),
+        (["--damp", "nan"], "--damp must be a finite number >= 0, got nan"),
+        (["--iterations", "0"], "--iterations must be at least 1, got 0"),
+        (["--goal", "reverse"], "invalid choice: 'reverse'"),
+    ],
+)
+def test_bad_options_are_refused_before_any_work(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.bin"
+    with pytest.raises(SystemExit) as exit_info:
+        train.main([*args, "--out", str(out)])
+    assert exit_info.value.code == 2
+    assert re.search(message, capsys.readouterr().err)
+    assert not out.exists()
+
+
+def test_an_unwritable_output_is_refused_naming_it(
+    data_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "no such folder" / "w.bin"
+    args = ["--data", str(data_folder), "--out", str(out), "--games", "20", "--iterations", "5", "--quiet"]
+    assert train.main(args) == 2
+    assert f"cannot write the weights file {out}: its folder does not exist" in capsys.readouterr().err
+    assert not out.parent.exists()
