@@ -367,12 +367,12 @@ def make_midgame(
         from .native.midgame import NativeMidgame
         from .native.patterns import arrays_of
 
-        return NativeMidgame(size, goal, scoring, weights, None if path is None else arrays_of(path))
+        return NativeMidgame(size, goal, scoring, weights, None if path is None else arrays_of(path, goal))
     if path is None:
         return MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights))
     from .patterns import make_pattern_evaluator
 
-    return MidgameSearch(size, goal, scoring, make_pattern_evaluator(path))
+    return MidgameSearch(size, goal, scoring, make_pattern_evaluator(path, goal))
 
 
 def check_level(level: object) -> int:

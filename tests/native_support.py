@@ -36,9 +36,10 @@ def random_positions(size: int, games: int, seed: int) -> Iterator[Board]:
             play_random(board, rng, board.ply + 1)
 
 
-def random_weights_file(path: Path, seed: int) -> Path:
-    """A pattern weights file of random weights (none zero) at ``path``."""
+def random_weights_file(path: Path, seed: int, goal: str = "classic") -> Path:
+    """A pattern weights file of random weights (none zero) at ``path``, marked as fitted
+    for ``goal``."""
     rng = random.Random(seed)
     weights = [[rng.choice((-1, 1)) * rng.randint(1, 2000) for _ in range(weights_per_phase())] for _ in range(PHASES)]
-    write_weights(path, weights, {"source": "random, for tests"})
+    write_weights(path, weights, {"source": "random, for tests", "goal": goal})
     return path

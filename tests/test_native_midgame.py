@@ -14,10 +14,10 @@ from types import ModuleType
 
 import pytest
 
-from reversi_widget import Board, Rules, native, patterns
+from reversi_widget import Board, InvalidPositionError, Rules, native, patterns
 from reversi_widget.engine import Engine, Midgame, MidgameSearch, make_midgame
 from reversi_widget.evaluation import default_weights, make_evaluator, weight_table
-from reversi_widget.patterns import WEIGHTS_FILE, make_pattern_evaluator
+from reversi_widget.patterns import INVERTED_WEIGHTS_FILE, WEIGHTS_FILE, make_pattern_evaluator
 from reversi_widget.search import INFINITY, SearchTimeout
 from reversi_widget.solver import side_bitboards
 from tests.native_support import random_positions, random_weights_file, require_compiled
@@ -171,6 +171,9 @@ def test_make_midgame_picks_the_compiled_search_when_ready(kernels: ModuleType) 
     search = make_midgame(8, "classic", "count")
     assert isinstance(search, kernels.NativeMidgame) and search.patterns is arrays_of(WEIGHTS_FILE)
     assert make_midgame(8, "classic", "count", learned=False).patterns is NO_PATTERNS
+    assert make_midgame(8, "inverted", "count").patterns is arrays_of(INVERTED_WEIGHTS_FILE)
+    with pytest.raises(InvalidPositionError, match="fitted for the classic goal, not the inverted goal"):
+        arrays_of(WEIGHTS_FILE, "inverted")
     assert make_midgame(6, "classic", "count").patterns is NO_PATTERNS
     assert isinstance(make_midgame(10, "classic", "count"), MidgameSearch)  # beyond 64 bits
     assert isinstance(make_midgame(8, "classic", "count", compiled=False), MidgameSearch)
@@ -184,12 +187,17 @@ def test_make_midgame_picks_the_compiled_search_when_ready(kernels: ModuleType) 
 
 @pytest.mark.parametrize("compiled", [True, False])
 def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
-    kernels: ModuleType, weights_files: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, compiled: bool
+    kernels: ModuleType,
+    weights_files: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    compiled: bool,
 ) -> None:
     """A goal gets the learned evaluation by its entry in ``patterns.WEIGHTS_FILES`` alone;
     other sizes, and ``learned=False``, keep the hand-made one. A search's leaves (depth 0)
     are its evaluation."""
-    shipped, other = weights_files
+    shipped, _ = weights_files
+    other_inverted = random_weights_file(tmp_path / "random_inverted.bin", 8, "inverted")
 
     def leaves(search: Midgame, board: Board) -> int:
         p, o = side_bitboards(board)
@@ -207,12 +215,14 @@ def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
                 assert leaves(search, board) == evaluate(p, o, board._geo.moves(p, o)), (goal, size, options)
 
     check("classic", {8: make_pattern_evaluator(shipped), 6: make_evaluator(6, "classic")})
-    check("inverted", {8: make_evaluator(8, "inverted")})
-    monkeypatch.setitem(patterns.WEIGHTS_FILES, "inverted", other)
-    check("inverted", {8: make_pattern_evaluator(other), 6: make_evaluator(6, "inverted")})
+    check("inverted", {8: make_pattern_evaluator(INVERTED_WEIGHTS_FILE), 6: make_evaluator(6, "inverted")})
+    monkeypatch.setitem(patterns.WEIGHTS_FILES, "inverted", other_inverted)
+    check("inverted", {8: make_pattern_evaluator(other_inverted), 6: make_evaluator(6, "inverted")})
     check("inverted", {8: make_evaluator(8, "inverted")}, learned=False)
     with pytest.raises(ValueError, match="learned=False"):
         make_midgame(8, "inverted", "count", default_weights("inverted"), compiled)
+    monkeypatch.delitem(patterns.WEIGHTS_FILES, "inverted")
+    check("inverted", {8: make_evaluator(8, "inverted")})
 
 
 def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:

@@ -89,10 +89,16 @@ def pattern_arrays(weights: PatternWeights) -> PatternArrays:
     return PatternArrays(tables, np.array(weights.extras, dtype=np.int32))
 
 
+def arrays_of(path: Path, goal: str | None = None) -> PatternArrays:
+    """The arrays of a weights file, read (``patterns.load_weights``, which refuses a file
+    fitted for another ``goal``) and laid out once: every search evaluating with them shares
+    them (and only reads them)."""
+    load_weights(path, goal)
+    return _laid_out(path)
+
+
 @cache
-def arrays_of(path: Path) -> PatternArrays:
-    """The arrays of a weights file, read (``patterns.load_weights``) and laid out once: every
-    search evaluating with them shares them (and only reads them)."""
+def _laid_out(path: Path) -> PatternArrays:
     return pattern_arrays(load_weights(path))
 
 
