@@ -1,5 +1,6 @@
 """The expert as it ships (the learned pattern evaluation on 8x8) against today's expert with
-the hand-made evaluation (``Engine(..., learned=False)``), both on the compiled core.
+the hand-made evaluation (``Engine(..., learned=False)``), both on the compiled core, under
+the classic goal or (``--goal inverted``, fewer discs wins) the inverted one.
 
 Both play through the package's own search at the same time per move; only the evaluation at
 the leaves differs (the learned one unperturbed, the hand-made one with the expert's usual
@@ -9,6 +10,7 @@ twice, colours swapped. Draws count half.
 
     python benchmarks/learned_match.py --openings 20 --seconds 1.0
     python benchmarks/learned_match.py --pure      # both on the pure-Python path instead
+    python benchmarks/learned_match.py --goal inverted
 """
 
 from __future__ import annotations
@@ -19,15 +21,15 @@ import random
 import statistics
 import time
 
-from reversi_widget import BLACK, Board, native
+from reversi_widget import BLACK, Board, Rules, native
 from reversi_widget.engine import Engine
 
 
-def openings(count: int, seed: int, plies: int = 4) -> list[list[str]]:
+def openings(count: int, seed: int, rules: Rules, plies: int = 4) -> list[list[str]]:
     rng = random.Random(seed)
     out: list[list[str]] = []
     while len(out) < count:
-        board = Board()
+        board = Board(rules=rules)
         for _ in range(plies):
             board.push(rng.choice(list(board.legal_moves)))
         moves = [str(m) for m in board.move_stack]
@@ -36,10 +38,10 @@ def openings(count: int, seed: int, plies: int = 4) -> list[list[str]]:
     return out
 
 
-def play(black: Engine, white: Engine, opening: list[str]) -> tuple[int, list[int]]:
-    """Black's final disc margin, and the depth each estimated move reached: positive for
-    Black's moves, negative for White's."""
-    board = Board()
+def play(black: Engine, white: Engine, opening: list[str], rules: Rules) -> tuple[int, list[int]]:
+    """Black's final margin as the goal counts it (positive: Black won), and the depth each
+    estimated move reached: positive for Black's moves, negative for White's."""
+    board = Board(rules=rules)
     for name in opening:
         board.push(name)
     depths: list[int] = []
@@ -49,7 +51,8 @@ def play(black: Engine, white: Engine, opening: list[str]) -> tuple[int, list[in
         info = engine.last_search
         if info is not None and not info.proven and info.depth:
             depths.append(info.depth if engine is black else -info.depth)
-    return board.count(True) - board.count(False), depths
+    margin = board.count(True) - board.count(False)
+    return (-margin if rules.goal == "inverted" else margin), depths
 
 
 def main() -> int:
@@ -58,7 +61,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--pure", action="store_true", help="play both sides on the pure-Python path")
+    parser.add_argument("--goal", choices=["classic", "inverted"], default="classic")
     args = parser.parse_args()
+    rules = Rules(goal=args.goal)
     if args.pure:
         os.environ[native.PURE_ENV] = "1"
     else:
@@ -73,14 +78,14 @@ def main() -> int:
     learned_depths: list[int] = []
     hand_depths: list[int] = []
     start = time.perf_counter()
-    for index, opening in enumerate(openings(args.openings, args.seed)):
+    for index, opening in enumerate(openings(args.openings, args.seed, rules)):
         for learned_black in (True, False):
             learned = Engine("expert", time_limit=args.seconds, seed=index)
             hand = Engine("expert", time_limit=args.seconds, seed=index, learned=False)
             if learned_black:
-                margin, depths = play(learned, hand, opening)
+                margin, depths = play(learned, hand, opening, rules)
             else:
-                margin, depths = play(hand, learned, opening)
+                margin, depths = play(hand, learned, opening, rules)
                 margin, depths = -margin, [-d for d in depths]
             learned_depths += [d for d in depths if d > 0]
             hand_depths += [-d for d in depths if d < 0]
@@ -96,7 +101,8 @@ def main() -> int:
             )
     share = 100 * points / games
     print(
-        f"learned expert vs hand-made expert, {path}, {args.seconds:g} s a move: {wins}/{draws}/{games - wins - draws}"
+        f"learned expert vs hand-made expert, {args.goal} goal, {path}, {args.seconds:g} s a move:"
+        f" {wins}/{draws}/{games - wins - draws}"
         f" (won/drawn/lost), {points:g}/{games} = {share:.1f}%; median margin {statistics.median(margins):+g} discs;"
         f" median depth of estimated moves {statistics.median(learned_depths or [0]):g} (learned)"
         f" vs {statistics.median(hand_depths or [0]):g} (hand-made)"
