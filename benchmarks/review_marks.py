@@ -3,15 +3,16 @@ exact scores would give, on positions of games the learned weights never saw.
 
 ``review()`` charges a move the discs it gives away against the best move. Where the solver
 does not reach, both scores are the analysis' estimates (``analyse(position)``, as the
-review calls it, in real discs with the learned evaluation on 8x8); the marks' thresholds
-(``play.view.REVIEW_MARKS``: 2, 6 and 12 discs) are set in real discs. Here every legal move
-of each position is scored both ways: estimated as the review does (``analyse``, which holds
-its estimates within the board's margins), and exactly (``analyse(position,
-depth=empties)``). The table counts each move by the mark its estimated loss gives (rows)
-and the mark its exact loss gives (columns), for the shipping evaluation at the compiled
-analysis' depth (8) and at the pure path's (4: the compiled search gives the pure one's
-scores at a depth, faster), and for the hand-made evaluation (the same search,
-``learned=False``) beside them.
+review calls it, in real discs with the learned evaluation on 8x8), and a loss worth a mark
+is searched again two plies deeper, the played and the best move only, before it is charged
+(``analysis.judge``); the marks' thresholds (``analysis.REVIEW_MARKS``: 2, 6 and 12 discs)
+are set in real discs. Here every legal move of each position is scored both ways: estimated
+as the review does, and exactly (``analyse(position, depth=empties)``). The tables count each
+move by the mark its estimated loss gives (rows) and the mark its exact loss gives (columns),
+for the shipping evaluation at the compiled analysis' depth (8) and at the pure path's (4:
+the compiled search gives the pure one's scores at a depth, faster), each with and without
+the deeper check, and for the hand-made evaluation (the same search, ``learned=False``)
+beside them.
 
 Positions: the 2016-2021 WTHOR games at ``--empties`` (21 by default: one more than the
 compiled ``analyse`` solves exactly, so the first the review estimates, and few enough to
@@ -31,9 +32,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from reversi_widget import Board, native
-from reversi_widget.analysis import analyse, default_depth
+from reversi_widget.analysis import REVIEW_CHECK_PLIES, REVIEW_MARKS, analyse, default_depth, judge
 from reversi_widget.engine import INFINITY, make_midgame, score_to_margin
-from reversi_widget.play.view import REVIEW_MARKS
 from reversi_widget.solver import side_bitboards
 from reversi_widget.wthor import read_wthor
 
@@ -52,14 +52,15 @@ def mark(loss: float) -> str:
     return next((sign for least, sign in REVIEW_MARKS if round(loss, 1) >= least), "")
 
 
-def learned_scores(board: Board, depth: int) -> Scores:
-    """Every move's score as the review judges it where it estimates: ``analyse`` at a depth
-    (given, so that it estimates however few the empties)."""
+def learned_losses(board: Board, depth: int, check: bool) -> Scores:
+    """Every move's loss as the review judges it where it estimates: ``analyse`` at a depth
+    (given, so that it estimates however few the empties), and with ``check`` an estimated
+    loss worth a mark searched again deeper (``analysis.judge``), as the review does."""
     analysis = analyse(board, depth=depth)
-    return {str(m.move): m.score for m in analysis.moves}
+    return {str(m.move): judge(board, analysis, m.move, check=check)[2] for m in analysis.moves}
 
 
-def hand_made_scores(board: Board, depth: int) -> Scores:
+def hand_made_losses(board: Board, depth: int) -> Scores:
     """The same with the hand-made evaluation: each move searched with a full window."""
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring, learned=False)
@@ -74,7 +75,7 @@ def hand_made_scores(board: Board, depth: int) -> Scores:
         for d in range(1, depth + 1):  # iterative deepening fills the table, as analyse does
             value = -search.negamax(no, np_, d - 1, -INFINITY, INFINITY, geo.moves(no, np_))
         scores[str(move)] = min(64.0, max(-64.0, score_to_margin(value)[0]))
-    return scores
+    return losses(scores)
 
 
 def losses(scores: Scores) -> Scores:
@@ -131,10 +132,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     positions = random.Random(args.seed).sample(test_positions(args.data, args.empties), args.positions)
     played_next = next_moves(args.data, [p.moves for p in positions])
     depth = default_depth(8)  # the compiled analysis' own; the pure path's (4) gives the same scores at 4
+    deeper = depth + REVIEW_CHECK_PLIES
     estimators: dict[str, Callable[[Board], Scores]] = {
-        f"learned, depth {depth}": lambda board: learned_scores(board, depth),
-        f"learned, depth {PURE_DEPTH} (the pure path's default)": lambda board: learned_scores(board, PURE_DEPTH),
-        f"hand-made, depth {depth}": lambda board: hand_made_scores(board, depth),
+        f"learned, depth {depth}, marks checked at {deeper} (the review)": lambda board: learned_losses(
+            board, depth, True
+        ),
+        f"learned, depth {depth}, unchecked": lambda board: learned_losses(board, depth, False),
+        f"learned, depth {PURE_DEPTH}, marks checked at {PURE_DEPTH + REVIEW_CHECK_PLIES} (the pure path's review)": (
+            lambda board: learned_losses(board, PURE_DEPTH, True)
+        ),
+        f"learned, depth {PURE_DEPTH}, unchecked": lambda board: learned_losses(board, PURE_DEPTH, False),
+        f"hand-made, depth {depth}, unchecked": lambda board: hand_made_losses(board, depth),
     }
     pairs: dict[str, list[tuple[float, float]]] = {name: [] for name in estimators}
     played: dict[str, list[tuple[float, float]]] = {name: [] for name in estimators}
@@ -144,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         exact = losses({str(m.move): m.score for m in analyse(board, depth=board.empty_count()).moves})
         following = played_next.get(position.moves, "")
         for name, estimate in estimators.items():
-            estimated = losses(estimate(board))
+            estimated = estimate(board)
             pairs[name] += [(estimated[move], exact[move]) for move in exact]
             if following in exact:
                 played[name].append((estimated[following], exact[following]))

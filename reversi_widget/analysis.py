@@ -36,6 +36,12 @@ EXACT_EMPTIES_TIMED = (16, 22)
 REVIEW_EXACT_PLIES = 20
 #: ... giving each such position at most this many seconds (without a time limit).
 REVIEW_EXTRA_SECONDS = 3.0
+#: The review's marks by the discs a move gave away, largest first.
+REVIEW_MARKS = ((12.0, "??"), (6.0, "?"), (2.0, "?!"))
+#: At the review's own depth, an estimated loss worth a mark is searched again this many
+#: plies deeper (the played move and the best one only) before it is charged: differences of
+#: two estimates are noisy, and a mark tells a learner the move was a mistake.
+REVIEW_CHECK_PLIES = 2
 
 
 def compiled_solver(size: int) -> bool:
@@ -273,16 +279,21 @@ def _exact_entries(board: Board, solver: EndgameSearch, progress: Progress | Non
 
 
 def _midgame_entries(
-    board: Board, depth: int, deadline: float | None, progress: Progress | None, stop: StopSignal
+    board: Board,
+    depth: int,
+    deadline: float | None,
+    progress: Progress | None,
+    stop: StopSignal,
+    only: tuple[Move, ...] | None = None,
 ) -> tuple[list[MoveAnalysis], int, int]:
-    """Iterative deepening over every move with a full window; the last depth completed
-    for all moves is kept. Depth 1 always completes, whatever the deadline; a halt of
-    ``stop`` ends it anywhere with ``SearchTimeout``."""
+    """Iterative deepening over every move (or the moves ``only`` names) with a full window;
+    the last depth completed for all of them is kept. Depth 1 always completes, whatever
+    the deadline; a halt of ``stop`` ends it anywhere with ``SearchTimeout``."""
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring)
     search.stop = stop
     moves = board._geo.moves
-    children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board)]
+    children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board) if only is None or move in only]
     scores: dict[Move, int] = {}
     reached = 0
     max_depth = min(depth, board.empty_count())
@@ -428,18 +439,51 @@ def review(
             reviews.append(MoveReview(ply, color, played, played, 0.0, 0.0, 0.0, False, True))
         else:
             analysis = analyse(position, depth, time_limit, stop=signal)
-            top, mine = analysis.best, analysis[played]
-            top_score, my_score = top.score, mine.score
-            # Two proven wins of which one margin is a bound: which is larger is not known.
-            both_won = mine.result == top.result == "win" and not (mine.exact and top.exact)
-            loss = 0.0 if mine.rank >= top.rank or both_won else max(0.0, top_score - my_score)
+            # A depth or a time limit given is the judgement asked for: nothing deeper then.
+            check = depth is None and time_limit is None
+            top, mine, loss = judge(position, analysis, played, check=check, stop=signal)
             best = played if loss == 0 else top.move
-            best_score = my_score if loss == 0 else top_score
+            best_score = mine.score if loss == 0 else top.score
             exact = mine.exact and top.exact
-            entry = MoveReview(ply, color, played, best, my_score, best_score, loss, exact, False, mine.bound)
+            entry = MoveReview(ply, color, played, best, mine.score, best_score, loss, exact, False, mine.bound)
             reviews.append(entry)
         reviewed(ply)
     return reviews
+
+
+def judge(
+    position: Board, analysis: Analysis, played: Move, *, check: bool = True, stop: StopSignal | None = None
+) -> tuple[MoveAnalysis, MoveAnalysis, float]:
+    """The review's verdict on ``played`` in ``position`` from its ``analysis``: the best
+    move's entry, the played move's, and the discs it gave away. With ``check``, an estimated
+    loss worth a mark is searched again ``REVIEW_CHECK_PLIES`` deeper (those two moves only),
+    and the deeper scores judge it."""
+    top, mine = analysis.best, analysis[played]
+    loss = _loss(top, mine)
+    if check and loss >= REVIEW_MARKS[-1][0] and not (mine.exact and top.exact):
+        signal = StopSignal() if stop is None else stop
+        top, mine = _checked_deeper(position, top, mine, analysis.depth + REVIEW_CHECK_PLIES, signal)
+        loss = _loss(top, mine)
+    return top, mine, loss
+
+
+def _loss(top: MoveAnalysis, mine: MoveAnalysis) -> float:
+    """The discs ``mine`` gives away against ``top``, by their scores: none where it ranks as
+    high, or where both are proven wins and a margin is only a bound (which is larger is
+    not known)."""
+    both_won = mine.result == top.result == "win" and not (mine.exact and top.exact)
+    return 0.0 if mine.rank >= top.rank or both_won else max(0.0, top.score - mine.score)
+
+
+def _checked_deeper(
+    position: Board, top: MoveAnalysis, mine: MoveAnalysis, depth: int, stop: StopSignal
+) -> tuple[MoveAnalysis, MoveAnalysis]:
+    """``top`` and ``mine`` scored again ``depth`` plies deep: the better of the two first."""
+    with paused_gc():
+        entries, _reached, _nodes = _midgame_entries(position, depth, None, None, stop, (top.move, mine.move))
+    by_move = {entry.move: entry for entry in entries}
+    deeper_top, deeper_mine = by_move[top.move], by_move[mine.move]
+    return (deeper_mine, deeper_mine) if deeper_mine.rank >= deeper_top.rank else (deeper_top, deeper_mine)
 
 
 def within_board(estimate: float, size: int) -> float:

@@ -9,11 +9,20 @@ from typing import Any
 
 import pytest
 
-from reversi_widget import BLACK, Board, IllegalMoveError, InvalidPositionError, Move, Rules
-from reversi_widget.analysis import Analysis, MoveAnalysis, analyse, default_depth, review, within_board
+from reversi_widget import BLACK, Board, IllegalMoveError, InvalidPositionError, Move, Rules, native
+from reversi_widget.analysis import (
+    REVIEW_CHECK_PLIES,
+    REVIEW_MARKS,
+    Analysis,
+    MoveAnalysis,
+    analyse,
+    default_depth,
+    judge,
+    review,
+    within_board,
+)
 from reversi_widget.engine import Engine
 from reversi_widget.game import Game
-from reversi_widget.play.view import REVIEW_MARKS
 from reversi_widget.search import WIN
 from reversi_widget.solver import final_score_function, side_bitboards, solve
 from tests.support import play_random
@@ -316,7 +325,8 @@ def test_a_proven_win_ranks_above_any_estimate() -> None:
 
 
 def staged_review(monkeypatch: pytest.MonkeyPatch, staged: dict[int, list[MoveAnalysis]], line: str) -> list[Any]:
-    """``review`` of ``line`` where ``analyse`` answers what ``staged`` gives for each ply."""
+    """``review`` of ``line`` where ``analyse`` answers what ``staged`` gives for each ply (at a
+    depth given, so that the review takes the staged scores as they are: no deeper check)."""
     import reversi_widget.analysis as analysis_module
 
     def analyse_staged(
@@ -328,7 +338,7 @@ def staged_review(monkeypatch: pytest.MonkeyPatch, staged: dict[int, list[MoveAn
         return Analysis(position.to_string(), 8, position.turn, rules.goal, rules.scoring, tuple(entries), 6, 0, 0.0)
 
     monkeypatch.setattr(analysis_module, "analyse", analyse_staged)
-    return review(Board.from_transcript(line))
+    return review(Board.from_transcript(line), depth=6)
 
 
 def staged(name: str, score: float, kind: str) -> MoveAnalysis:
@@ -400,6 +410,45 @@ def test_a_game_won_64_0_marks_no_move_of_the_winner_that_lost_nothing() -> None
         position.push(entry.played)
     assert unproven == []
     assert capped >= 3  # the case arises in this game: estimates above +64, judged as +64
+
+
+def test_on_the_pure_path_a_game_won_64_0_marks_none_of_the_winners_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What JupyterLite runs: the analysis estimates at depth 4, where the differences of two
+    estimates often exceed the smallest mark by noise alone; each such loss is searched again
+    two plies deeper before it is charged, and here none of the winner's survives. The
+    loser's blunders still do."""
+    monkeypatch.setenv(native.PURE_ENV, "1")
+    board = Board.from_transcript(WIPE_OUT)
+    reviews = review(board)
+    least = REVIEW_MARKS[-1][0]
+    assert [str(e) for e in reviews if e.color == BLACK and e.loss >= least and not e.exact] == []
+    assert sum(e.loss >= least for e in reviews if e.color != BLACK) >= 3
+
+
+def test_judge_checks_an_estimated_loss_worth_a_mark_deeper() -> None:
+    """``judge`` charges the analysis' own scores where the loss is too small to mark, and
+    the two moves' scores searched ``REVIEW_CHECK_PLIES`` deeper where it is not."""
+    checked = unchecked = 0
+    for seed in range(12):
+        board = play_random(Board(), random.Random(seed), 14)
+        if board.is_game_over() or board.must_pass():
+            continue
+        analysis = analyse(board, depth=2)
+        for entry in analysis.moves:
+            top, mine, loss = judge(board, analysis, entry.move)
+            assert judge(board, analysis, entry.move, check=False) == (
+                analysis.best,
+                entry,
+                max(0.0, analysis.best.score - entry.score) if entry.rank < analysis.best.rank else 0.0,
+            )
+            if analysis.best.score - entry.score >= REVIEW_MARKS[-1][0]:
+                checked += 1
+                assert mine.move == entry.move and mine.depth == 2 + REVIEW_CHECK_PLIES
+                assert loss == max(0.0, top.score - mine.score) and top.move in (analysis.best.move, entry.move)
+            else:
+                unchecked += 1
+                assert (top, mine) == (analysis.best, entry)
+    assert checked >= 10 and unchecked >= 10
 
 
 def test_estimates_stay_within_the_widest_margin_of_the_board() -> None:

@@ -7,7 +7,7 @@ traits (js/PROTOCOL.md names each one).
 
 from __future__ import annotations
 
-from ..analysis import MoveReview, evaluations
+from ..analysis import REVIEW_MARKS, MoveReview, evaluations
 from ..board import Board, Outcome
 from ..i18n import translate
 from ..squares import BLACK, WHITE, Color, square_name
@@ -18,9 +18,6 @@ from .session import Session
 from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
 
 __all__ = ["REVIEW_MARKS", "actions", "picture", "rule_notes"]
-
-#: A reviewed move that gave away at least this many discs is marked (worst first).
-REVIEW_MARKS = ((12.0, "??"), (6.0, "?"), (2.0, "?!"))
 
 
 def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
