@@ -154,6 +154,17 @@ def row(name: str, estimates: Sequence[float], truth: Sequence[int]) -> Row:
     return Row(name, len(truth), mae, corr, right / len(truth), sign, spread)
 
 
+def print_rows(rows: Sequence[Row]) -> None:
+    """The rows as a Markdown table."""
+    print("| evaluation | positions | MAE (discs) | correlation | right winner | right sign | spread / truth |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(
+            f"| {r.name} | {r.count} | {r.mae:.2f} | {r.correlation:.3f} | {100 * r.winner:.1f}% "
+            f"| {100 * r.sign:.1f}% | {r.spread:.2f} |"
+        )
+
+
 def _sign(x: float) -> int:
     return (x > 0) - (x < 0)
 
@@ -238,13 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     keep = rng.sample(positions, min(args.keep, len(positions)))
     kept = keeps_exact(evaluators, keep)
     print()
-    print("| evaluation | positions | MAE (discs) | correlation | right winner | right sign | spread / truth |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        print(
-            f"| {r.name} | {r.count} | {r.mae:.2f} | {r.correlation:.3f} | {100 * r.winner:.1f}% "
-            f"| {100 * r.sign:.1f}% | {r.spread:.2f} |"
-        )
+    print_rows(rows)
     print()
     for name, share in kept.items():
         print(

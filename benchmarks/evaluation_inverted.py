@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluation import Evaluate, row, static
+from evaluation import Evaluate, print_rows, row, static
 
 from reversi_widget import native
 from reversi_widget.engine import INFINITY, MidgameSearch, score_to_margin
@@ -121,13 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             estimates, nps = searched(evaluate, args.depth, positions)
             rows.append(row(f"{name} depth {args.depth}", estimates, truth))
             print(f"  {name} depth {args.depth}: {nps:,.0f} nodes/s", file=sys.stderr)
-        print("| evaluation | positions | MAE (discs) | correlation | right winner | right sign | spread / truth |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
-        for r in rows:
-            print(
-                f"| {r.name} | {r.count} | {r.mae:.2f} | {r.correlation:.3f} | {100 * r.winner:.1f}% "
-                f"| {100 * r.sign:.1f}% | {r.spread:.2f} |"
-            )
+        print_rows(rows)
     return 0
 
 

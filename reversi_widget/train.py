@@ -33,7 +33,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -126,6 +126,20 @@ class Positions:
     games: int
     skipped: int
 
+    @classmethod
+    def of_columns(cls, columns: Sequence[array[Any]], games: int, skipped: int) -> Positions:
+        """From the five columns as the ``array`` objects they were gathered in, in order."""
+        mover, opponent, empties, mobility, label = columns
+        return cls(
+            np.frombuffer(mover, dtype=np.uint64),
+            np.frombuffer(opponent, dtype=np.uint64),
+            np.frombuffer(empties, dtype=np.int64),
+            np.frombuffer(mobility, dtype=np.int64),
+            np.frombuffer(label, dtype=np.float64),
+            games,
+            skipped,
+        )
+
 
 def positions_of(records: Iterable[WthorRecord]) -> Positions:
     """Replay games on raw bitboards and keep every position where the mover has a move."""
@@ -161,15 +175,7 @@ def positions_of(records: Iterable[WthorRecord]) -> Positions:
             label.append(margin if black else -margin)
             f = flippers[sq](p, o)
             p, o, black = o ^ f, p | f | (1 << sq), not black
-    return Positions(
-        np.frombuffer(mover, dtype=np.uint64),
-        np.frombuffer(opponent, dtype=np.uint64),
-        np.frombuffer(empties, dtype=np.int64),
-        np.frombuffer(mobility, dtype=np.int64),
-        np.frombuffer(label, dtype=np.float64),
-        games,
-        skipped,
-    )
+    return Positions.of_columns((mover, opponent, empties, mobility, label), games, skipped)
 
 
 def positions_of_labelled(games: Iterable[Sequence[LabelledPosition]]) -> Positions:
@@ -186,15 +192,7 @@ def positions_of_labelled(games: Iterable[Sequence[LabelledPosition]]) -> Positi
             empties.append(pos.empties)
             mobility.append(moves(pos.mover, pos.opponent).bit_count() - moves(pos.opponent, pos.mover).bit_count())
             label.append(pos.margin)
-    return Positions(
-        np.frombuffer(mover, dtype=np.uint64),
-        np.frombuffer(opponent, dtype=np.uint64),
-        np.frombuffer(empties, dtype=np.int64),
-        np.frombuffer(mobility, dtype=np.int64),
-        np.frombuffer(label, dtype=np.float64),
-        count,
-        0,
-    )
+    return Positions.of_columns((mover, opponent, empties, mobility, label), count, 0)
 
 
 def self_play(games: int, seed: int, settings: SelfPlaySettings, show: bool = True) -> list[list[LabelledPosition]]:
