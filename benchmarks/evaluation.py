@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from reversi_widget import Board, native, patterns
 from reversi_widget.analysis import analyse
@@ -121,7 +122,17 @@ def searched(name: str, depth: int, positions: Sequence[Position]) -> tuple[list
     return estimates, best, nodes / max(1e-9, time.perf_counter() - start)
 
 
-def static(evaluate: Evaluate, positions: Sequence[Position]) -> tuple[list[float], float]:
+class Sided(Protocol):
+    """A position as the static evaluation reads it: the mover's and the opponent's discs."""
+
+    @property
+    def mover(self) -> int: ...
+
+    @property
+    def opponent(self) -> int: ...
+
+
+def static(evaluate: Evaluate, positions: Sequence[Sided]) -> tuple[list[float], float]:
     """(static estimates, evaluations per second)."""
     moves = geometry(8).moves
     legal = [moves(pos.mover, pos.opponent) for pos in positions]
