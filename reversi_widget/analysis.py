@@ -422,6 +422,8 @@ def review(
             progress(done / len(played_moves), f"reviewed move {ply} of {len(played_moves)}")
 
     signal = StopSignal() if stop is None else stop
+    # A depth or a time limit given is the judgement asked for: no deeper check then.
+    check = depth is None and time_limit is None
     values = _exact_values(positions, played_moves, depth, time_limit, reviewed, signal)
     reviews: list[MoveReview] = []
     for index, played in enumerate(played_moves):
@@ -439,8 +441,6 @@ def review(
             reviews.append(MoveReview(ply, color, played, played, 0.0, 0.0, 0.0, False, True))
         else:
             analysis = analyse(position, depth, time_limit, stop=signal)
-            # A depth or a time limit given is the judgement asked for: nothing deeper then.
-            check = depth is None and time_limit is None
             top, mine, loss = judge(position, analysis, played, check=check, stop=signal)
             best = played if loss == 0 else top.move
             best_score = mine.score if loss == 0 else top.score
