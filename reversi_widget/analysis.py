@@ -457,7 +457,19 @@ def judge(
     """The review's verdict on ``played`` in ``position`` from its ``analysis``: the best
     move's entry, the played move's, and the discs it gave away. With ``check``, an estimated
     loss worth a mark is searched again ``REVIEW_CHECK_PLIES`` deeper (those two moves only),
-    and the deeper scores judge it."""
+    and the deeper scores judge it. An analysis of another position is refused."""
+    rules = position.rules
+    if (analysis.position, analysis.turn, analysis.goal, analysis.scoring) != (
+        position.to_string(),
+        position.turn,
+        rules.goal,
+        rules.scoring,
+    ):
+        raise ValueError(
+            "judge needs the analysis of the position it judges: this one is of "
+            f"{analysis.position!r} ({COLOR_NAMES[analysis.turn]} to move, {analysis.goal}, {analysis.scoring}), "
+            f"not {position.to_string()!r} ({COLOR_NAMES[position.turn]} to move, {rules.goal}, {rules.scoring})"
+        )
     top, mine = analysis.best, analysis[played]
     loss = _loss(top, mine)
     if check and loss >= REVIEW_MARKS[-1][0] and not (mine.exact and top.exact):

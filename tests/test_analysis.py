@@ -451,6 +451,21 @@ def test_judge_checks_an_estimated_loss_worth_a_mark_deeper() -> None:
     assert checked >= 10 and unchecked >= 10
 
 
+def test_judge_refuses_a_move_or_an_analysis_of_another_position() -> None:
+    board = Board.from_transcript("f5d6c3")
+    analysis = analyse(board, depth=2)
+    before = board.to_string(), [str(m) for m in board.move_stack]
+    with pytest.raises(KeyError, match="a1 is not a legal move here"):
+        judge(board, analysis, Move.from_name("a1"))
+    other = Board.from_transcript("f5d6")
+    with pytest.raises(ValueError, match="judge needs the analysis of the position it judges"):
+        judge(other, analysis, analysis.best.move)
+    inverted = Board.from_transcript("f5d6c3", rules=Rules(goal="inverted"))
+    with pytest.raises(ValueError, match=r"classic, count\), not .* inverted, count"):
+        judge(inverted, analysis, analysis.best.move)
+    assert (board.to_string(), [str(m) for m in board.move_stack]) == before
+
+
 def test_estimates_stay_within_the_widest_margin_of_the_board() -> None:
     assert within_board(78.5, 8) == 64.0 and within_board(-70.0, 8) == -64.0
     assert within_board(40.0, 6) == 36.0 and within_board(12.25, 8) == 12.25
