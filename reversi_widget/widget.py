@@ -108,7 +108,7 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
     a registered name (``"random"``, ``"greedy"``, the engine's levels ``"beginner"``,
     ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"`` and ``"level-1"`` ... ``"level-7"``)
     or an object with ``choose(board)``. With two computers the game plays by itself;
-    ``pause()``/``resume()`` (or the Pause button) stop and restart it. Every keyword is
+    ``pause()``/``resume()`` (or the Pause button) stop it at once and restart it. Every keyword is
     also a trait: ``w.white = "greedy"`` switches players, ``w.rules =
     Rules(goal="inverted")`` starts a new game with those rules, ``w.animation = "off"``
     changes every view. ``w.board`` is a copy: change the game with ``play``, ``undo``,
@@ -400,7 +400,8 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
     # -- computers and aids ---------------------------------------------------------------------
 
     def pause(self) -> None:
-        """Stop computer players after the move they are thinking about."""
+        """Stop computer players at once: a move being thought about is dropped, and thought
+        again on ``resume()``."""
         self.paused = True
 
     def resume(self) -> None:

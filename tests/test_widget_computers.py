@@ -145,6 +145,21 @@ def test_computer_against_computer_runs_by_itself_and_pauses() -> None:
     assert w.game_over
 
 
+def test_pausing_a_computer_that_is_thinking_stops_it_at_once() -> None:
+    """A paused demo says it is paused, never that someone is thinking (01-play's demo)."""
+    gate = Gate()
+    w, _ = widget(black=gate, white="random")
+    assert gate.started.wait(5) and w.thinking and "is thinking" in w.status
+    w.pause()
+    assert w.paused and not w.thinking
+    assert w.status == "Black (gate) to move, paused"
+    gate.release.set()  # the answer to the dropped question comes late: it is not played
+    join_workers(w)
+    assert w.ply == 0 and w.status == "Black (gate) to move, paused"
+    w.resume()
+    assert w.wait(10) and w.game_over and gate.calls > 1
+
+
 def test_a_failing_computer_pauses_the_game_with_a_notice() -> None:
     class Broken:
         name = "broken"

@@ -294,7 +294,7 @@ class Session:
     def pause(self) -> Refusal | None:
         if all(player is None for player in self.players.values()):
             return Refusal(Text("notice_refused_pause_no_computer"))
-        self.paused = True
+        self.set_paused(True)
         self.clear_notice()  # what was refused or went wrong before is now out of date
         return None
 
@@ -305,7 +305,11 @@ class Session:
         return None
 
     def set_paused(self, paused: bool) -> None:
+        """Paused, nothing moves: a computer thinking is stopped and its move dropped (it
+        thinks again on resume), so a paused game never says that someone is thinking."""
         self.paused = paused
+        if paused and self.pending is not None:
+            self._invalidate()
         self.advance()
 
     def set_player(self, color: Color, player: Player | None) -> None:
