@@ -21,7 +21,7 @@ from ..rules import Rules
 from ..solver import solve
 from ..squares import COLOR_NAMES
 from .editor import edit_action
-from .puzzling import Attempt, PerfectDefence, PuzzleRun, puzzle_action
+from .puzzling import Attempt, PerfectDefence, PuzzleRun, PuzzleScore, puzzle_action
 from .session import Session
 from .texts import Text
 from .workers import Backlog, Workers
@@ -131,10 +131,11 @@ class ModeMethods:
         return None if run is None else run.puzzle
 
     @property
-    def puzzle_score(self) -> tuple[int, int]:
-        """(puzzles solved at the first try, puzzles tried) in this session."""
+    def puzzle_score(self) -> PuzzleScore:
+        """(puzzles solved at the first try, puzzles tried) in this session; prints in words
+        ("solved 1 of 2 puzzles at the first try")."""
         run = self._session.puzzles
-        return (0, 0) if run is None else run.score
+        return PuzzleScore(0, 0) if run is None else run.score
 
     def _puzzle_sides(self) -> None:
         """At the start of every settle: a puzzle just shown (by Python or by a button) or
