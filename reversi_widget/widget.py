@@ -119,7 +119,7 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
     flip. ``practice=True`` is rule R17 as an exercise: a human's move only places the
     disc; the learner clicks the discs that flip and presses Done, and the opponent moves
     once the flips are right (or after "Show me the answer"). The tally is
-    ``practice_mistakes`` (discs wrong or missed at a move's first check) over
+    ``practice_mistakes`` (discs wrong or missed at a move's first check, counted then) over
     ``practice_moves`` (moves completed).
 
     Practice and R17: the correction window is exactly the pending practice move. Once it

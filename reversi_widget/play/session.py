@@ -97,7 +97,7 @@ class Session:
         self.paused = False
         # What changes with the game.
         self.practice: PracticeMove | None = None  # a placed disc waiting for its flips
-        self.mistakes = 0  # practice mistakes at each move's first check, summed
+        self.mistakes = 0  # practice mistakes at each move's first check, summed there
         self.practised = 0  # practice moves completed
         self.notice: Notice | None = None
         self.notice_id = 0  # bumped with every notice, so the same text twice is news twice
@@ -420,7 +420,11 @@ class Session:
             return refusal
         practice = self.practice
         assert practice is not None
-        if not practice.check():
+        first = not practice.checked
+        right = practice.check()
+        if first:  # the tally counts them now, beside the feedback that names them
+            self.mistakes += practice.mistakes or 0
+        if not right:
             size = practice.move.size
             problems: list[Renders] = []
             if practice.wrong:
@@ -443,7 +447,10 @@ class Session:
             return refusal
         practice = self.practice
         assert practice is not None
+        first = not practice.checked
         practice.reveal()
+        if first:
+            self.mistakes += practice.mistakes or 0
         expl = Explained(explain(self.board, practice.move))
         flips = ", ".join(self._names(sorted(practice.correct), practice.move.size))
         self._complete_practice(practice)
@@ -463,8 +470,8 @@ class Session:
         return refusal
 
     def _complete_practice(self, practice: PracticeMove) -> None:
-        """The flips are settled: play the move for real and count it."""
-        self.mistakes += practice.mistakes or 0
+        """The flips are settled: play the move for real and count it (its mistakes were
+        counted at its first check)."""
         self.practised += 1
         self._push(practice.move)
 
