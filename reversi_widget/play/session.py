@@ -27,6 +27,7 @@ from .texts import (
     COLOR_KEY,
     Explained,
     Joined,
+    Listed,
     Plain,
     Refusal,
     Renders,
@@ -110,6 +111,7 @@ class Session:
         self.demo: dict[str, object] = {}
         self.demo_id = 0
         self.demo_until = 0.0  # when the views' walk through the last move ends
+        self.drawn_until = 0.0  # when the views' flip animation of the last move ends
         self._finished = (-1, False)  # (line id, the line ends the game)
         self.puzzles: PuzzleRun | None = None  # puzzle mode (play/puzzling.py)
         self.editor: Editor | None = None  # a position being set up by hand (play/editor.py)
@@ -320,12 +322,46 @@ class Session:
 
     def advance(self) -> None:
         """Let the game go on by itself as far as it can without a player: play forced
-        passes. Only at the end of the line; in the middle (after undo or jump) it waits."""
+        passes, each said in a notice that lasts through the other side's moves until the
+        passing side acts (``pass_notice``). Only at the end of the line; in the middle (after
+        undo or jump) it waits."""
         board = self.board
         while board.ply == len(self.line) and not board.is_game_over() and board.must_pass():
             color = board.turn
             self._push(Move.null(board.size))
-            self.notify("pass", Text("notice_pass", color=color_text(color), other=color_text(not color)))
+            self.notify("pass", self.pass_notice(color), lasting=True)
+
+    def pass_notice(self, color: Color) -> Renders:
+        """``color`` passed: once ("Black has no legal move and passes; White moves again", then
+        once White has moved "Black had no legal move and passed; White played e3"), or how
+        many times in a row since its last move, and what the other side played meanwhile
+        ("... passed 6 times in a row; White played e3, f2, ...")."""
+        stack = self.board.move_stack
+        root_turn = self.board.turn if len(stack) % 2 == 0 else not self.board.turn
+        passes, theirs = 0, []
+        for ply in range(len(stack) - 1, -1, -1):
+            move, mover = stack[ply], root_turn if ply % 2 == 0 else not root_turn
+            if mover == color:
+                if move:
+                    break  # its last move
+                passes += 1
+            elif move:
+                theirs.append(str(move))
+        other, played = color_text(not color), Listed(tuple(theirs[::-1]))
+        if passes > 1:
+            return Text("notice_passes", color=color_text(color), other=other, count=passes, moves=played)
+        if stack and not stack[-1]:  # just passed: the other side moves next
+            return Text("notice_pass", color=color_text(color), other=other)
+        return Text("notice_passed", color=color_text(color), other=other, moves=played)
+
+    def pass_wait(self) -> float:
+        """Seconds a computer moving again right after the other side's forced pass waits, so
+        that the views finish drawing its move before (0 with the animation off): a run of
+        moves between passes is seen move by move, not as one jump."""
+        board = self.board
+        if not board.move_stack or board.move_stack[-1] or self.players[board.turn] is None:
+            return 0.0
+        return self.drawn_until - time.monotonic()
 
     # -- computer players ---------------------------------------------------------------------
 
@@ -358,7 +394,11 @@ class Session:
                 raise InvalidMoveError(f"choose() returned {quote(choice)}, not a Move")
             kept = self.notice if self.notice is not None and self.notice.lasting else None
             self._push(self.board.parse_move(choice))
-            if kept is not None and not self.board.is_game_over():
+            if kept is not None and kept.kind == "pass":
+                # A pass is said until the side that passed acts, the end of the game included;
+                # the moves the computer makes meanwhile are added to it.
+                self.notice = Notice("pass", self.pass_notice(not color), lasting=True)
+            elif kept is not None and not self.board.is_game_over():
                 self.notice = kept  # feedback on the learner's move outlives the reply to it
         except Exception as error:
             self.paused = True
@@ -485,7 +525,10 @@ class Session:
         """Play a legal move here, replacing the rest of the line; raise and change nothing
         if it is not legal."""
         before = self.board.copy() if self.show_me and move else None
+        flipped = len(self.board.flips(move)) if move and not self.board.in_placement() else 0
         self.board.push(move)
+        if move:  # the views flip the discs one after the other, a step each (js/widget.js)
+            self.drawn_until = time.monotonic() + self.step * (1 + flipped)
         self.clear_notice()  # it spoke of the position before this move
         self.line[self.board.ply - 1 :] = [move]
         self.line_id += 1

@@ -7,7 +7,7 @@ traits (js/PROTOCOL.md names each one).
 
 from __future__ import annotations
 
-from ..analysis import REVIEW_MARKS, MoveReview, evaluations
+from ..analysis import REVIEW_MARKS, MoveReview, evaluations, review_mark
 from ..board import Board, Outcome
 from ..i18n import translate
 from ..squares import BLACK, WHITE, Color, square_name
@@ -227,7 +227,6 @@ def rule_notes(board: Board) -> list[Text]:
 def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
     """One reviewed move as the views get it (js/PROTOCOL.md, ``review_moves``)."""
     loss = round(entry.loss, 1)
-    mark = "" if entry.forced else next((sign for least, sign in REVIEW_MARKS if loss >= least), "")
     if entry.forced:
         note = translate("review_forced", language)
     else:
@@ -239,6 +238,7 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
         note = review_certainty(entry, verdict, language)
     return {
         "ply": entry.ply,
+        "label": entry.label,
         "color": COLOR_KEY[entry.color],
         "move": str(entry.played),
         "best": str(entry.best),
@@ -248,7 +248,7 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
         "exact": entry.exact,
         "bound": entry.bound,
         "forced": entry.forced,
-        "mark": mark,
+        "mark": review_mark(entry),
         "note": note,
     }
 
