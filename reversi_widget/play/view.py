@@ -171,6 +171,7 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
     return {
         "hints": hint,
         "scores": scores,
+        "review_here": review_here(aids.reviewed_last(), language),
         "review_moves": [] if reviews is None else [review_entry(entry, language) for entry in reviews],
         "evaluations": [] if reviews is None else evaluations(reviews),
         "busy": busy,
@@ -251,6 +252,20 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
         "mark": review_mark(entry),
         "note": note,
     }
+
+
+def review_here(entry: MoveReview | None, language: str) -> dict[str, str]:
+    """The reviewed move that led to the position shown, for the board to mark its best move
+    (``best``, the square, and ``color``, whose move it was) and say the verdict (``note``:
+    "5. d6?? (Black): best: f5, lost about 24 discs (estimate)"); empty elsewhere, and for
+    a forced move (js/PROTOCOL.md, ``review_here``)."""
+    if entry is None or entry.forced:
+        return {}
+    shown = review_entry(entry, language)
+    color = COLOR_KEY[entry.color]
+    move = f"{entry.label}{shown['mark']}"
+    note = translate("review_note", language, move=move, color=translate(color, language), note=shown["note"])
+    return {"best": str(entry.best), "played": str(entry.played), "color": color, "note": note}
 
 
 def review_certainty(entry: MoveReview, verdict: str, language: str) -> str:

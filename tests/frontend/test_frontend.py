@@ -798,8 +798,20 @@ def test_review_button_marks_in_the_move_list_and_chart(boot: Any) -> None:
     assert points == [[str(i), v] for i, v in enumerate(EVALUATIONS)]
     ys = page.eval_on_selector_all(f"{chart} circle[data-ply]", "els => els.map(e => +e.getAttribute('cy'))")
     assert ys[4] < ys[0] < ys[3]  # Black ahead is drawn above the middle line
-    line = page.get_attribute(f"{chart} .rw-chart-line", "points").split()
-    assert len(line) == len(EVALUATIONS)
+    # dashed over the estimates (up to the position after ply 2), solid over the exact part
+    pieces = page.eval_on_selector_all(
+        f"{chart} .rw-chart-line",
+        "els => els.map(e => [e.dataset.certainty, e.getAttribute('points').split(' ').length])",
+    )
+    assert pieces == [["estimate", 3], ["exact", 5]]
+    # labelled: the scale in discs with 0, which side is ahead, the move numbers
+    labels = page.eval_on_selector_all(f"{chart} .rw-chart-axis text", "els => els.map(e => e.textContent)")
+    assert labels[:5] == ["+16", "+8", "0", "\u22128", "\u221216"]
+    assert "\u25b2 Black ahead" in labels and "\u25bc White ahead" in labels and "discs" in labels and "move" in labels
+    numbers = page.eval_on_selector_all(
+        f"{chart} .rw-chart-axis text[text-anchor=middle]", "els => els.map(e => e.textContent)"
+    )
+    assert numbers == []  # 6 plies: no 5th move yet to number
     assert page.get_attribute(f"{chart} .rw-chart-ply", "data-ply") == "6"
     set_traits(page, ply=2)
     assert page.get_attribute(f"{chart} .rw-chart-ply", "data-ply") == "2"
@@ -810,6 +822,28 @@ def test_review_button_marks_in_the_move_list_and_chart(boot: Any) -> None:
     assert not page.is_visible(chart) and entries_with(page, "data-loss") == []
     assert entries_with(page, "data-certainty") == []
     assert page.locator(f"{V1} .rw-annot").count() == 0
+
+
+def test_the_chart_numbers_the_moves_and_keeps_a_lost_game_inside_its_frame(boot: Any) -> None:
+    """A 60-move game lost 0-64 (item 5 of issue 27): the move numbers of the move list along
+    the bottom, and the line, flat at -64 for half the game, inside the frame, not on its edge."""
+    moves = ["d3"] * 60
+    values = [0.0, -2.0, 3.0] + [-20.0 - i for i in range(28)] + [-64.0] * 30
+    page = boot(8, moves=moves, ply=60, turn="", legal={}, game_over=True)
+    set_traits(page, review_moves=[], evaluations=values)
+    chart = f"{V1} [data-role=review-chart]"
+    labels = page.eval_on_selector_all(f"{chart} .rw-chart-axis text", "els => els.map(e => e.textContent)")
+    numbers = page.eval_on_selector_all(
+        f"{chart} .rw-chart-axis text[text-anchor=middle]", "els => els.map(e => e.textContent)"
+    )
+    assert numbers == ["10", "20", "30"]
+    assert labels[:5] == ["+64", "+32", "0", "\u221232", "\u221264"]
+    frame = page.eval_on_selector(f"{chart} .rw-chart-frame", "e => [+e.getAttribute('y'), +e.getAttribute('height')]")
+    ys = page.eval_on_selector_all(f"{chart} circle[data-ply]", "els => els.map(e => +e.getAttribute('cy'))")
+    assert all(frame[0] + 3 <= y <= frame[0] + frame[1] - 3 for y in ys)  # never on the frame's edge
+    assert [
+        p for p in page.eval_on_selector_all(f"{chart} .rw-chart-line", "els => els.map(e => e.dataset.certainty)")
+    ] == ["estimate"]
 
 
 def test_pause_button_follows_paused_and_sends_pause_or_resume(boot: Any) -> None:
