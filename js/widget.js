@@ -687,7 +687,7 @@ function moveList(ctx, jump) {
   function reveal() {
     if (!list.clientHeight) return;
     const tops = rowTops();
-    const aligned = tops.includes(Math.round(list.scrollTop));
+    const aligned = tops.some((t) => Math.abs(t - list.scrollTop) < 1);
     if (!current) {
       if (!aligned) list.scrollTop = tops.filter((t) => t <= list.scrollTop).pop() || 0;
       return;
@@ -696,10 +696,12 @@ function moveList(ctx, jump) {
     const top = at.top - box.top - list.clientTop + list.scrollTop;
     const seen = top >= list.scrollTop - 0.5 && top + at.height <= list.scrollTop + list.clientHeight + 0.5;
     if (seen && aligned) return;
-    // The row about a third of the list above the current one begins the view.
-    const wanted = seen ? list.scrollTop : Math.max(0, top - (list.clientHeight - at.height) / 3);
+    // The row about a third of the list above the current one begins the view (as far as the
+    // list scrolls: a row's worth of room below the last row lets it stop at a row there too).
+    const most = list.scrollHeight - list.clientHeight;
+    const wanted = Math.min(most, seen ? list.scrollTop : Math.max(0, top - (list.clientHeight - at.height) / 3));
     const start = tops.filter((t) => t <= wanted + 0.5).pop() || 0;
-    list.scrollTop = Math.min(start, Math.round(top)); // never past the current row
+    list.scrollTop = Math.min(start, top); // never past the current row
   }
   // A view drawn before it is on the page (or while hidden) has no size yet: reveal once it has.
   const sized = typeof ResizeObserver === "function" ? new ResizeObserver(() => reveal()) : null;
@@ -722,7 +724,7 @@ function reviewChart(ctx, jump) {
   const el = h("div", { class: "rw-review", "data-role": "review", hidden: true },
     L(h("span", { class: "rw-heading" }), "evaluation"), chart);
   // The plot sits inside the frame with room for the labels: values never reach its edge.
-  const CW = 300, CH = 132, LEFT = 30, RIGHT = 6, TOP = 8, BOTTOM = 22, INSET = 5;
+  const CW = 300, CH = 140, LEFT = 30, RIGHT = 6, TOP = 16, BOTTOM = 28, INSET = 5;
   const SCALES = [4, 8, 16, 32, 64];
   const values = () => (get("evaluations", []) || []).map(Number).filter((v) => Number.isFinite(v));
   const xOf = (i, count) => LEFT + (i * (CW - LEFT - RIGHT)) / (count - 1);
@@ -769,18 +771,19 @@ function reviewChart(ctx, jump) {
       axis.append(s("line", { class: "rw-chart-tick", x1: LEFT - 3, y1: y(v), x2: LEFT, y2: y(v) }),
         text(LEFT - 5, y(v), signed(v), "rw-chart-label", "end"));
     }
-    axis.append(text(LEFT + 4, TOP + 9, `\u25b2 ${S("chart_black_ahead")}`, "rw-chart-side"),
-      text(LEFT + 4, CH - BOTTOM - 4, `\u25bc ${S("chart_white_ahead")}`, "rw-chart-side"),
-      text(4, TOP + 2, S("chart_unit"), "rw-chart-unit"));
+    // Above the frame: the unit and which side is ahead up there; below the numbers, the other side.
+    axis.append(text(2, 2, S("chart_unit"), "rw-chart-unit"),
+      text(LEFT + 2, TOP - 4, `\u25b2 ${S("chart_black_ahead")}`, "rw-chart-side"),
+      text(LEFT + 2, CH - 3, `\u25bc ${S("chart_white_ahead")}`, "rw-chart-side"));
     // The move numbers, as the move list numbers them: plies in pairs.
     const count = vs.length, plies = count - 1;
     const every = plies > 80 ? 20 : plies > 30 ? 10 : 5;
     for (let number = every; 2 * number - 1 <= plies; number += every) {
       const x = xOf(2 * number - 1, count);
       axis.append(s("line", { class: "rw-chart-tick", x1: x, y1: CH - BOTTOM, x2: x, y2: CH - BOTTOM + 3 }),
-        text(x, CH - BOTTOM + 11, String(number), "rw-chart-label", "middle"));
+        text(x, CH - BOTTOM + 10, String(number), "rw-chart-label", "middle"));
     }
-    axis.append(text(CW - RIGHT, CH - 2, S("chart_moves"), "rw-chart-unit", "end"));
+    axis.append(text(CW - RIGHT, CH - 3, S("chart_moves"), "rw-chart-side", "end"));
     // The line: dashed over the estimates, solid over the exact part.
     const pts = vs.map((v, i) => [xOf(i, count), y(v)]);
     const exact = exactness(count, review);
