@@ -152,3 +152,29 @@ def test_a_run_of_forced_passes_is_said_and_each_computer_move_is_seen(server: S
     distinct = [t for i, (t, c) in enumerate(counts) if i == 0 or c != counts[i - 1][1]]
     assert len(distinct) >= 9  # d2, then each of White's 8 moves drawn on its own
     assert distinct[-1] - distinct[1] >= 7 * 0.18 * 2 * 1000  # at least a flip step and a disc apart
+
+
+def test_the_review_shows_its_progress_while_it_runs(server: Server, page: Any) -> None:
+    code = (
+        "from reversi_widget import Board, ReversiWidget, native\nnative.wait('midgame'); native.wait('endgame')\n"
+        f"w = ReversiWidget(Board.from_transcript({WIPE_OUT!r}), animation='off')\nw"
+    )
+    name = write_notebook(server, "progress.ipynb", code, "")
+    widget = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
+    review = f"{widget} [data-action=review]"
+    page.wait_for_selector(f"{review}[data-primary]")
+    page.evaluate(
+        """(v) => { window.progressSeen = [];
+            const bar = document.querySelector(v + ' [data-role=progress]');
+            const seen = () => window.progressSeen.push([!bar.hidden, bar.querySelector('progress').value, bar.innerText]);
+            new MutationObserver(seen).observe(bar, {attributes: true, subtree: true, childList: true}); }""",
+        widget,
+    )
+    page.click(review)
+    page.wait_for_selector(f"{widget} [data-role=moves] .rw-annot", timeout=300_000)
+    page.wait_for_selector(f"{widget} [data-role=progress]", state="hidden")
+    seen = page.evaluate("window.progressSeen")
+    shown = [value for visible, value, _ in seen if visible]
+    assert any(text == "Reviewing the game…" for visible, _, text in seen if visible)
+    assert len({round(value, 2) for value in shown}) >= 3 and max(shown) > 0.5  # it moved along
+    assert shown == sorted(shown)  # forward only
