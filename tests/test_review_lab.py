@@ -166,7 +166,8 @@ def test_the_review_shows_its_progress_while_it_runs(server: Server, page: Any) 
     page.evaluate(
         """(v) => { window.progressSeen = [];
             const bar = document.querySelector(v + ' [data-role=progress]');
-            const seen = () => window.progressSeen.push([!bar.hidden, bar.querySelector('progress').value, bar.innerText]);
+            const value = () => bar.querySelector('progress').value;
+            const seen = () => window.progressSeen.push([!bar.hidden, value(), bar.innerText]);
             new MutationObserver(seen).observe(bar, {attributes: true, subtree: true, childList: true}); }""",
         widget,
     )
