@@ -29,9 +29,26 @@ function s(tag, attrs = {}) {
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
   return el;
 }
+// Attributes and texts are written only when they change: a move redraws a few squares, not 64.
+function attr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
 function flag(el, name, on, value = "") {
-  if (on) el.setAttribute(name, value);
-  else el.removeAttribute(name);
+  if (on) attr(el, name, value);
+  else if (el.hasAttribute(name)) el.removeAttribute(name);
+}
+function text(el, value) {
+  if (el.textContent !== value) el.textContent = value;
+}
+// One redraw for all the traits one update from Python changes: their change events come one
+// after the other in the same task, the redraw runs once after them (before the next frame).
+function batched(fn) {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => { queued = false; fn(); });
+  };
 }
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 // FNV-1a: a 32-bit fingerprint of a text, the same in every view.
@@ -133,7 +150,7 @@ function players(ctx) {
     rules.replaceChildren(...notes.map((note) => h("span", { class: "rw-rule" }, note)));
     rules.hidden = !notes.length;
   }
-  life.on("players counts count_labels supply turn rule_notes", update);
+  life.on("players counts count_labels supply turn rule_notes", batched(update));
   return { el, update, destroy: life.destroy };
 }
 
@@ -260,7 +277,7 @@ function board(ctx, { onBuild }) {
     api.squares.forEach(({ name, g, mark, fill, evalText }, i) => {
       const disc = DISC[discs[i]] || "empty";
       const isLegal = showLegal && hasOwn(legal, name);
-      g.setAttribute("data-disc", disc);
+      attr(g, "data-disc", disc);
       flag(g, "data-legal", isLegal);
       flag(g, "data-last", name === last);
       flag(g, "data-flipped", flipped.has(name));
@@ -272,16 +289,20 @@ function board(ctx, { onBuild }) {
       const score = scoreOf(name);
       flag(g, "data-score", !!score, score);
       flag(g, "data-score-best", !!score && score === bestScore);
-      evalText.textContent = score;
-      evalText.setAttribute("data-len", String(Math.min(score.length, 4)));
-      const text = marks[name] == null ? "" : String(marks[name]);
-      mark.textContent = text;
-      mark.setAttribute("data-len", String(Math.min(text.length, 4)));
-      if (text.length > 4) { // long marks (Python allows 12 chars) are squeezed into the square
-        mark.setAttribute("textLength", String(C * 0.9));
-        mark.setAttribute("lengthAdjust", "spacingAndGlyphs");
-      } else mark.removeAttribute("textLength");
-      fill.style.fill = fills[name] ? String(fills[name]) : ""; // invalid colours are dropped by the browser
+      text(evalText, score);
+      attr(evalText, "data-len", String(Math.min(score.length, 4)));
+      const written = marks[name] == null ? "" : String(marks[name]);
+      text(mark, written);
+      attr(mark, "data-len", String(Math.min(written.length, 4)));
+      if (written.length > 4) { // long marks (Python allows 12 chars) are squeezed into the square
+        attr(mark, "textLength", String(C * 0.9));
+        attr(mark, "lengthAdjust", "spacingAndGlyphs");
+      } else flag(mark, "textLength", false);
+      const colour = fills[name] ? String(fills[name]) : "";
+      if (fill.dataset.fill !== colour) { // invalid colours are dropped by the browser
+        fill.dataset.fill = colour;
+        fill.style.fill = colour;
+      }
       const words = [name, S(disc)];
       if (isLegal) words.push(S("legal"), `${S("flips")} ${(legal[name] || []).length}`);
       if (name === last) words.push(S("last_move"));
@@ -291,8 +312,8 @@ function board(ctx, { onBuild }) {
       if (score) words.push(`${S("score")} ${score}`);
       if (hints.has(name)) words.push(S("hint_move"));
       if (reviewBest) words.push(`${S(String(reviewed.color || ""))}: ${S("review_best")}`);
-      if (text) words.push(text);
-      g.setAttribute("aria-label", words.join(", "));
+      if (written) words.push(written);
+      attr(g, "aria-label", words.join(", "));
     });
     drawPreview();
   }
@@ -354,14 +375,27 @@ function board(ctx, { onBuild }) {
     kind: get("editing", false) ? "edit_square" : get("practice_move", "") ? "practice_flip" : "move", square: name,
   });
   const squareOf = (ev) => { const g = ev.target.closest && ev.target.closest("[data-square]"); return g && svg.contains(g) ? g : null; };
-  svg.addEventListener("click", (ev) => {
-    const g = squareOf(ev);
-    if (!g) return;
+  // A mouse or a pen plays as its button goes down: the press itself is no longer part of the
+  // wait. A touch plays on the tap (a finger that goes on to scroll the page plays nothing);
+  // a click no pointer made (detail 0: a keyboard's, a screen reader's, a script's) plays too.
+  let pressed = false;
+  function choose(g) {
     const name = g.getAttribute("data-square");
     cursor = api.byName.get(name) ?? cursor;
     kbd = false;
     drawCursor();
     play(name);
+  }
+  svg.addEventListener("pointerdown", (ev) => {
+    const g = ev.pointerType === "touch" || ev.button !== 0 ? null : squareOf(ev);
+    pressed = !!g;
+    if (g) choose(g);
+  });
+  svg.addEventListener("click", (ev) => {
+    const played = pressed && ev.detail > 0; // the click that ends a press already played
+    pressed = false;
+    const g = squareOf(ev);
+    if (g && !played) choose(g);
   });
   svg.addEventListener("pointerover", (ev) => {
     const g = squareOf(ev);
@@ -412,9 +446,10 @@ function board(ctx, { onBuild }) {
   }
 
   function update() { drawSquares(); drawCursor(); }
+  const redraw = batched(drawSquares);
   life.on("board_size show_coordinates", build);
-  life.on("discs legal show_legal last_move last_flips marks fill hints scores review_here", drawSquares);
-  life.on("practice_move practice_flips practice_wrong practice_missed", drawSquares);
+  life.on("discs legal show_legal last_move last_flips marks fill hints scores review_here", redraw);
+  life.on("practice_move practice_flips practice_wrong practice_missed", redraw);
   life.on("show_flips", drawPreview);
   life.on("arrows", drawArrows);
   life.on("moves", onMoves);
@@ -707,9 +742,12 @@ function moveList(ctx, jump) {
   const sized = typeof ResizeObserver === "function" ? new ResizeObserver(() => reveal()) : null;
   if (sized) sized.observe(list);
 
-  life.on("moves", build);
+  // A move changes `moves` and `ply` in one update: the list is drawn once, after both.
+  let rebuild = false;
+  const redraw = batched(() => { if (rebuild) build(); else showPly(); rebuild = false; });
+  life.on("moves", () => { rebuild = true; redraw(); });
   life.on("review_moves", markReview);
-  life.on("ply", showPly);
+  life.on("ply", redraw);
   return { el, update: build, destroy: () => { life.destroy(); if (sized) sized.disconnect(); } };
 }
 
@@ -728,7 +766,7 @@ function reviewChart(ctx, jump) {
   const SCALES = [4, 8, 16, 32, 64];
   const values = () => (get("evaluations", []) || []).map(Number).filter((v) => Number.isFinite(v));
   const xOf = (i, count) => LEFT + (i * (CW - LEFT - RIGHT)) / (count - 1);
-  const text = (x, y, words, cls, anchor = "start") => {
+  const label = (x, y, words, cls, anchor = "start") => {
     const t = s("text", { x, y, class: cls, "text-anchor": anchor });
     t.textContent = words;
     return t;
@@ -769,21 +807,21 @@ function reviewChart(ctx, jump) {
     const axis = s("g", { class: "rw-chart-axis", "data-role": "chart-axis" });
     for (const v of [top, top / 2, 0, -top / 2, -top]) {
       axis.append(s("line", { class: "rw-chart-tick", x1: LEFT - 3, y1: y(v), x2: LEFT, y2: y(v) }),
-        text(LEFT - 5, y(v), signed(v), "rw-chart-label", "end"));
+        label(LEFT - 5, y(v), signed(v), "rw-chart-label", "end"));
     }
     // Above the frame: the unit and which side is ahead up there; below the numbers, the other side.
-    axis.append(text(2, 2, S("chart_unit"), "rw-chart-unit"),
-      text(LEFT + 2, TOP - 4, `\u25b2 ${S("chart_black_ahead")}`, "rw-chart-side"),
-      text(LEFT + 2, CH - 3, `\u25bc ${S("chart_white_ahead")}`, "rw-chart-side"));
+    axis.append(label(2, 2, S("chart_unit"), "rw-chart-unit"),
+      label(LEFT + 2, TOP - 4, `\u25b2 ${S("chart_black_ahead")}`, "rw-chart-side"),
+      label(LEFT + 2, CH - 3, `\u25bc ${S("chart_white_ahead")}`, "rw-chart-side"));
     // The move numbers, as the move list numbers them: plies in pairs.
     const count = vs.length, plies = count - 1;
     const every = plies > 80 ? 20 : plies > 30 ? 10 : 5;
     for (let number = every; 2 * number - 1 <= plies; number += every) {
       const x = xOf(2 * number - 1, count);
       axis.append(s("line", { class: "rw-chart-tick", x1: x, y1: CH - BOTTOM, x2: x, y2: CH - BOTTOM + 3 }),
-        text(x, CH - BOTTOM + 10, String(number), "rw-chart-label", "middle"));
+        label(x, CH - BOTTOM + 10, String(number), "rw-chart-label", "middle"));
     }
-    axis.append(text(CW - RIGHT, CH - 3, S("chart_moves"), "rw-chart-side", "end"));
+    axis.append(label(CW - RIGHT, CH - 3, S("chart_moves"), "rw-chart-side", "end"));
     // The line: dashed over the estimates, solid over the exact part.
     const pts = vs.map((v, i) => [xOf(i, count), y(v)]);
     const exact = exactness(count, review);
