@@ -174,7 +174,8 @@ WATCH_PRESS = """([i, selector, attribute]) => {
     let down = 0;
     node.closest('.jp-OutputArea-output').addEventListener('pointerdown', (ev) => { down = ev.timeStamp; },
         { capture: true, once: true });
-    window.pressed = new Promise((resolve) => {
+    window.pressed = new Promise((resolve, reject) => {
+        setTimeout(() => reject(new Error(`${selector}: no change of ${attribute} within 30 s of the press`)), 30000);
         const observer = new MutationObserver(() => {
             if (node.getAttribute(attribute) === before) return;
             const drawn = performance.now();
@@ -187,6 +188,8 @@ WATCH_PRESS = """([i, selector, attribute]) => {
 
 
 def press(page: Any, selector: str, hold: int) -> None:
+    """A real mouse press on ``selector``, brought into view first (a press off screen reaches nothing)."""
+    page.locator(selector).scroll_into_view_if_needed()
     box = page.locator(selector).bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
