@@ -233,7 +233,7 @@ def parse_status(line: str) -> Status | None:
     selective = re.fullmatch(r"(\S+) @ \d+%", text)
     value = selective[1] if selective else text
     if value in WLD:
-        score, sign = None, WLD[value]
+        score, sign = (0.0 if value == "Draw" else None), WLD[value]
     elif re.fullmatch(r"[+-]?\d+(?:\.\d+)?", value):
         score = float(value)
         sign = (score > 0) - (score < 0)

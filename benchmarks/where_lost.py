@@ -531,7 +531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--zebra", type=Path, default=DEFAULT_ZEBRA, help="the Zebra binary (coeffs2.bin beside it)")
     parser.add_argument("--exact", type=int, default=24, help="solve exactly up to this many empties")
     parser.add_argument("--solve-limit", type=float, default=300.0, help="seconds for one exact solve")
-    parser.add_argument("--zebra-depth", type=int, default=18, help="Zebra's depth for the deep reference")
+    parser.add_argument("--zebra-depth", type=int, default=16, help="Zebra's depth for the deep reference")
     parser.add_argument("--ours-depth", type=int, default=10, help="our depth for the deep reference")
     parser.add_argument("--shallow", type=int, default=4, help="the fixed shallow depth of both engines")
     parser.add_argument("--zebra-timeout", type=float, default=600.0, help="seconds for one search of Zebra's")
