@@ -66,7 +66,7 @@ from reversi_widget.solver import solve
 DEFAULT_ZEBRA = Path(__file__).resolve().parents[2] / "anchors" / "zebra" / "zebra"
 #: Seconds on each side's game clock by default: about a second a move for each side
 #: (Zebra keeps 10 s of any clock in reserve; see the README's figures).
-DEFAULT_CLOCK = 40.0
+DEFAULT_CLOCK = 40
 #: Our moves in a game, for the fallback per-move limit of an engine without a game clock.
 MOVES_PER_SIDE = 30
 #: Positions with at least this many empty squares count for the depth reached.
@@ -732,7 +732,7 @@ def summary(games: Sequence[Game]) -> list[str]:
         deep = [m["depth"] for m in moves if m["empties"] >= DEPTH_EMPTIES and m.get("depth")]
         lines.append(
             f"{name}: time a move {spread([m['seconds'] for m in moves])} ({len(moves)} moves);"
-            f" depth at {DEPTH_EMPTIES}+ empties median {statistics.median(deep) if deep else '-'}"
+            f" depth at {DEPTH_EMPTIES}+ empties median {f'{statistics.median(deep):g}' if deep else '-'}"
             f" (max {max(deep) if deep else '-'}, {len(deep)} searched moves)"
         )
     solved = [m for m in moves_of(games, "zebra") if m["empties"] >= DEPTH_EMPTIES and m.get("kind") not in
@@ -765,7 +765,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--zebra", type=Path, default=DEFAULT_ZEBRA, help="the Zebra binary (coeffs2.bin beside it)")
     parser.add_argument("--coeffs", type=Path, default=None, help="Zebra's coeffs2.bin (default: beside the binary)")
-    parser.add_argument("--clock", type=int, default=int(DEFAULT_CLOCK), help="seconds on each side's game clock")
+    parser.add_argument("--clock", type=int, default=DEFAULT_CLOCK, help="seconds on each side's game clock")
     parser.add_argument("--openings", type=int, default=20, help="random 4-ply openings, each played with both colours")
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings")
     parser.add_argument("--first", type=int, default=0, help="skip this many games (to run a match in parts)")
