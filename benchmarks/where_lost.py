@@ -480,7 +480,9 @@ def judgement_tables(lines: Sequence[GameLine], values: Values, reference: Refer
             band = band_of(position.empties)
             mover_truth = for_mover(position, truth)
             score = record.get("score")
+            # A move played without a search says nothing; a proven win's margin is only a bound.
             searched = record.get("depth") and record.get("kind") not in ("forced", "pass")
+            searched = searched and record.get("certainty") != "bound"
             if score is not None and searched:
                 assert step.player is not None
                 own[step.player][band].append((float(score), mover_truth))
