@@ -20,9 +20,11 @@ empties counts that have one, where they do not reach the end, and compared with
 says how far to trust them where nothing exact exists.
 
 A move's cost is the value before it minus the value after it, from the mover's point of
-view (each position has one value, exact where there is one, so a game's costs add up to its
-result: final margin = value after the opening - our costs + Zebra's). Passes cost nothing.
-Costs are summed per band of empties before the move (``BANDS``) for each engine.
+view; passes cost nothing. Costs are summed per band of empties before the move (``BANDS``,
+with the band that holds the exact horizon split there) for each engine. A move from an
+estimated position to an exact one is judged by the deep search on both sides, and the deep
+search's error at that point is charged to no one; so a game's costs add up to its result:
+final margin = value after the opening - our costs + Zebra's - that error.
 
 The engines' own judgement: the score each engine reported for its move in the game (at the
 depth it reached then), and a fixed shallow search of every position by each (``--shallow``
@@ -57,7 +59,8 @@ from reversi_widget.solver import EndgameSearch, side_bitboards
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strength import DEFAULT_ZEBRA, ZebraFailure, zebra_search
 
-#: Bands of empty squares before a move: (most, fewest).
+#: Bands of empty squares before a move, (most, fewest); the one that holds the exact
+#: horizon is split there (``Bands``).
 BANDS = ((60, 53), (52, 45), (44, 37), (36, 29), (28, 21), (20, 0))
 #: The deep searches are checked against exact values at this many empties counts.
 CHECK_COUNTS = 3
@@ -66,14 +69,22 @@ PLAYERS = ("ours", "zebra")
 NAMES = {"ours": "the expert", "zebra": "Zebra"}
 
 
-def band_of(empties: int) -> str:
-    for most, fewest in BANDS:
-        if fewest <= empties <= most:
-            return f"{most}-{fewest}"
-    raise ValueError(f"no band holds {empties} empties")
+class Bands:
+    """The bands of the tables: ``BANDS``, with the one holding the exact horizon split there,
+    so that no band mixes exact and estimated values."""
 
+    def __init__(self, exact: int) -> None:
+        self.bounds: list[tuple[int, int]] = []
+        for most, fewest in BANDS:
+            split = fewest <= exact < most
+            self.bounds += [(most, exact + 1), (exact, fewest)] if split else [(most, fewest)]
+        self.names = [f"{most}-{fewest}" for most, fewest in self.bounds]
 
-BAND_NAMES = [f"{most}-{fewest}" for most, fewest in BANDS]
+    def of(self, empties: int) -> str:
+        for most, fewest in self.bounds:
+            if fewest <= empties <= most:
+                return f"{most}-{fewest}"
+        raise ValueError(f"no band holds {empties} empties")
 
 
 @dataclass
@@ -206,20 +217,22 @@ class Searches:
         finally:
             solver.deadline = None
 
-    def ours(self, position: Position, depth: int, shallow: bool = False) -> list[float]:
-        """Our search's margin for Black at each depth from 1 to ``depth`` (fewer when a depth
-        proves the result, or reaches the end)."""
+    def ours(self, position: Position, depth: int, shallow: bool = False) -> list[list[float]]:
+        """Our search's margins for Black at its last two depths up to ``depth``, as [depth,
+        margin] pairs (one pair when depth 1 already proves the result or reaches the end).
+        Shallower iterations are not kept: the table holds the position from the search of the
+        one before it, which answers them at once with a deeper value."""
         search = self.shallow_search if shallow else self.deep_search
         board = position.board
         p, o = side_bitboards(board)
         legal = board._geo.moves(p, o)
-        out: list[float] = []
+        out: list[list[float]] = []
         for d in range(1, min(depth, position.empties) + 1):
             score = search.negamax(p, o, d, -INFINITY, INFINITY, legal)
-            out.append(for_black(position, score_to_margin(score)[0]))
+            out.append([d, for_black(position, score_to_margin(score)[0])])
             if abs(score) >= WIN:
                 break
-        return out
+        return out[-2:]
 
     def zebra(self, position: Position, depth: int) -> float | str | None:
         """Zebra's margin for Black at ``depth``; ``"forced"`` when it does not search a forced
@@ -235,6 +248,7 @@ class Searches:
 def compute(lines: Sequence[GameLine], values: Values, searches: Searches, args: argparse.Namespace) -> None:
     """Fill ``values`` with everything the tables need, saving after each game."""
     started = time.perf_counter()
+    checked = set(range(args.exact - CHECK_COUNTS + 1, args.exact + 1))
     for index, line in enumerate(lines):
         solver = EndgameSearch(8)
         open_positions = [p for p in line.positions if not p.board.is_game_over()]
@@ -245,16 +259,14 @@ def compute(lines: Sequence[GameLine], values: Values, searches: Searches, args:
         for position in line.positions:
             if position.board.is_game_over():
                 values.put(position, "exact", final_margin(position))
-        checked = {e for e in range(args.exact - CHECK_COUNTS + 1, args.exact + 1)}
         for position in open_positions:
-            exact = values.get(position, "exact")
-            deep = exact is None or position.empties in checked
+            deep = values.get(position, "exact") is None or position.empties in checked
             if deep and not values.has(position, "ours_deep"):
                 values.put(position, "ours_deep", searches.ours(position, args.ours_depth))
             if deep and not values.has(position, "zebra_deep"):
                 values.put(position, "zebra_deep", zebra_value(searches, position, args.zebra_depth))
             if not values.has(position, "ours_shallow"):
-                values.put(position, "ours_shallow", searches.ours(position, args.shallow, shallow=True)[-1])
+                values.put(position, "ours_shallow", searches.ours(position, args.shallow, shallow=True)[-1][1])
             if not values.has(position, "zebra_shallow"):
                 values.put(position, "zebra_shallow", zebra_value(searches, position, args.shallow))
         values.save()
@@ -276,38 +288,55 @@ def zebra_value(searches: Searches, position: Position, depth: int) -> float | s
 # -- reading the values ---------------------------------------------------------------------------
 
 
-def ours_deep_value(entry: Any) -> float | None:
-    """The mean of our last two iterations (one when the search ended sooner)."""
-    if not entry:
-        return None
-    return float(statistics.fmean(entry[-2:]))
-
-
 def deep_value(values: Values, name: str, position: Position) -> float | str | None:
-    """A deep search's value for Black: ``"forced"`` where Zebra did not search a forced move."""
+    """A deep search's value for Black (ours: the mean of its last two depths), ``"forced"``
+    where Zebra did not search a forced move, None where there is none."""
     if name == "ours":
-        return ours_deep_value(values.get(position, "ours_deep"))
+        pairs = values.get(position, "ours_deep")
+        return float(statistics.fmean(v for _, v in pairs)) if pairs else None
     value = values.get(position, "zebra_deep")
     return value if value is None or value == "forced" else float(value)
 
 
 class Reference:
-    """Reference values (for Black) of a match's positions: exact where known, else one deep search."""
+    """Reference values (for Black) of a match's positions: exact where known, else one deep
+    search; and the deep search's own value where exact values begin."""
 
     def __init__(self, name: str, values: Values, lines: Sequence[GameLine]) -> None:
         self.name = name
         self.value: dict[str, float | None] = {}
+        self.deep: dict[str, float | None] = {}
+        self.exact: set[str] = set()
         for line in lines:
             following: float | None = None
             for position in reversed(line.positions):
-                exact = values.get(position, "exact")
-                deep = deep_value(values, name, position) if exact is None else None
+                key = position.key
+                found = deep_value(values, name, position)
                 # Zebra does not search a forced move: the position takes the value after it.
-                value = float(exact) if exact is not None else following if deep == "forced" else deep
-                self.value[position.key] = following = value if not isinstance(value, str) else None
+                deep = following if found == "forced" else None if isinstance(found, str) else found
+                exact = values.get(position, "exact")
+                self.deep[key] = deep
+                self.value[key] = deep if exact is None else float(exact)
+                if exact is not None:
+                    self.exact.add(key)
+                following = deep if deep is not None else self.value[key]
 
     def __getitem__(self, position: Position) -> float | None:
         return self.value.get(position.key)
+
+    def cost(self, step: Step) -> tuple[float, float] | None:
+        """What the move cost its mover, and (for Black) the deep search's value minus the exact
+        one of the position after it when the move leads from estimated values to exact ones:
+        the move is judged by the deep search on both sides, and that difference, the deep
+        search's error there, is charged to neither player. None where a value is missing."""
+        before, after = self.value.get(step.before.key), self.value.get(step.after.key)
+        if before is None or after is None:
+            return None
+        switch = 0.0
+        deep_after = self.deep.get(step.after.key)
+        if step.before.key not in self.exact and step.after.key in self.exact and deep_after is not None:
+            switch, after = deep_after - after, deep_after
+        return (before - after) * (1 if step.black else -1), switch
 
     def describe(self, args: argparse.Namespace) -> str:
         deep = (
@@ -324,14 +353,17 @@ class Judged:
 
     pairs: list[tuple[float, float]]
 
+    @property
+    def error(self) -> float:
+        return statistics.fmean(abs(e - r) for e, r in self.pairs) if self.pairs else 0.0
+
     def cells(self) -> list[str]:
         if not self.pairs:
             return ["-", "-", "-"]
-        error = statistics.fmean(abs(e - r) for e, r in self.pairs)
         bias = statistics.fmean(e - r for e, r in self.pairs)
         decided = [(e, r) for e, r in self.pairs if r != 0]
         right = sum(1 for e, r in decided if (e > 0) == (r > 0) and e != 0) / len(decided) if decided else 0.0
-        return [f"{error:.2f}", f"{bias:+.2f}", f"{100 * right:.0f}%"]
+        return [f"{self.error:.2f}", f"{bias:+.2f}", f"{100 * right:.0f}%"]
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
@@ -341,91 +373,96 @@ def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
         print("| " + " | ".join(row) + " |")
 
 
-def check_table(lines: Sequence[GameLine], values: Values, args: argparse.Namespace) -> None:
+def check_table(lines: Sequence[GameLine], values: Values, bands: Bands, args: argparse.Namespace) -> None:
     """The deep searches against exact values where both exist, and against each other beyond."""
-    exact_pairs: dict[str, list[tuple[float, float]]] = {name: [] for name in REFERENCES}
-    apart: dict[str, list[float]] = {band: [] for band in BAND_NAMES}
-    swing: dict[str, list[float]] = {band: [] for band in BAND_NAMES}
+    depth, shallower = args.ours_depth, args.ours_depth - 1
+    rows = {
+        f"Zebra, depth {args.zebra_depth}": "zebra",
+        f"ours, mean of depths {shallower} and {depth}": "ours",
+        f"ours, depth {shallower} alone": shallower,
+        f"ours, depth {depth} alone": depth,
+    }
+    exact_pairs: dict[str, list[tuple[float, float]]] = {row: [] for row in rows}
+    apart: dict[str, list[float]] = {band: [] for band in bands.names}
+    swing: dict[str, list[float]] = {band: [] for band in bands.names}
     for line in lines:
-        for step in line.steps:
-            position = step.before
+        for position in line.positions:
+            if position.board.is_game_over():
+                continue
             zebra = deep_value(values, "zebra", position)
-            ours_entry = values.get(position, "ours_deep")
-            ours = ours_deep_value(ours_entry)
-            if isinstance(zebra, str):
-                continue  # a forced move Zebra did not search
+            ours = deep_value(values, "ours", position)
+            pairs = {int(d): for_mover(position, v) for d, v in values.get(position, "ours_deep") or []}
             exact = values.get(position, "exact")
             if exact is not None:
-                for name, deep in (("zebra", zebra), ("ours", ours)):
-                    if deep is not None and values.has(position, f"{name}_deep"):
-                        exact_pairs[name].append((for_mover(position, deep), for_mover(position, exact)))
-            elif zebra is not None and ours is not None:
-                apart[band_of(position.empties)].append(abs(zebra - ours))
-            if ours_entry and len(ours_entry) >= 2 and len(ours_entry) == min(args.ours_depth, position.empties):
-                last, before = (for_mover(position, v) for v in ours_entry[-2:])
-                odd = last if args.ours_depth % 2 else before
-                even = before if args.ours_depth % 2 else last
-                swing[band_of(position.empties)].append(odd - even)
+                truth = for_mover(position, exact)
+                for row, source in rows.items():
+                    if isinstance(source, int):
+                        estimate: float | str | None = pairs.get(source)
+                    else:
+                        found = zebra if source == "zebra" else ours
+                        estimate = None if found is None or isinstance(found, str) else for_mover(position, found)
+                    if isinstance(estimate, float):
+                        exact_pairs[row].append((estimate, truth))
+            elif isinstance(zebra, float) and ours is not None and not isinstance(ours, str):
+                apart[bands.of(position.empties)].append(abs(zebra - ours))
+            if shallower in pairs and depth in pairs:
+                odd, even = (pairs[shallower], pairs[depth]) if shallower % 2 else (pairs[depth], pairs[shallower])
+                swing[bands.of(position.empties)].append(odd - even)
     low = args.exact - CHECK_COUNTS + 1
     print(f"\nThe deep searches against exact values, positions at {low}-{args.exact} empties (mover's view)")
     table(
         ["deep search", "positions", "mean error", "mean signed", "winner right"],
-        [[f"{name} ({'depth ' + str(depth)})", str(len(exact_pairs[name])), *Judged(exact_pairs[name]).cells()]
-         for name, depth in (("zebra", args.zebra_depth), ("ours", args.ours_depth))],
-    )  # fmt: skip
-    print(
-        "\nBeyond the exact values: how far apart the two deep searches are, and how our search's odd"
-        " depth differs from its even one (mover's view), per band of empties"
+        [[row, str(len(exact_pairs[row])), *Judged(exact_pairs[row]).cells()] for row in rows],
     )
-    odd, even = sorted((args.ours_depth - 1, args.ours_depth), key=lambda d: d % 2 == 0)
+    odd, even = sorted((shallower, depth), key=lambda d: d % 2 == 0)
+    print(
+        "\nWhere nothing is exact: how far apart the two deep searches are, and our search at its odd"
+        " depth minus its even one (mover's view), per band of empties"
+    )
     table(
-        ["empties", "positions", "mean abs(zebra - ours)", f"ours: depth {odd} minus depth {even}"],
+        ["empties", "positions", "mean abs(Zebra - ours)", f"ours: depth {odd} minus depth {even}"],
         [[band, str(len(apart[band])), f"{statistics.fmean(apart[band]):.2f}" if apart[band] else "-",
-          f"{statistics.fmean(swing[band]):+.2f}" if swing[band] else "-"] for band in BAND_NAMES],
+          f"{statistics.fmean(swing[band]):+.2f}" if swing[band] else "-"] for band in bands.names],
     )  # fmt: skip
 
 
 def loss_table(
-    lines: Sequence[GameLine], reference: Reference, args: argparse.Namespace
+    lines: Sequence[GameLine], reference: Reference, bands: Bands, args: argparse.Namespace
 ) -> dict[str, dict[str, float]]:
     """Discs each engine gave away a game per band; prints the table, returns the figures."""
-    lost: dict[str, dict[str, float]] = {player: dict.fromkeys(BAND_NAMES, 0.0) for player in PLAYERS}
-    moves: dict[str, dict[str, int]] = {player: dict.fromkeys(BAND_NAMES, 0) for player in PLAYERS}
+    lost: dict[str, dict[str, float]] = {player: dict.fromkeys(bands.names, 0.0) for player in PLAYERS}
+    moves: dict[str, dict[str, int]] = {player: dict.fromkeys(bands.names, 0) for player in PLAYERS}
     start: list[float] = []
+    switches: list[float] = []
     margins: list[int] = []
     missing = 0
-    games = 0
     for line in lines:
-        costs: list[tuple[str, str, float]] = []
-        complete = True
-        for step in line.steps[line.opening_plies :]:
-            before, after = reference[step.before], reference[step.after]
-            if before is None or after is None:
-                complete = False
-                break
-            sign = 1 if step.black else -1
-            assert step.player is not None
-            costs.append((step.player, band_of(step.before.empties), sign * (before - after)))
-        opening_end = line.steps[line.opening_plies - 1].after
-        first = reference[opening_end]
-        if not complete or first is None:
+        side = 1 if line.ours_black else -1
+        costs = [(step, reference.cost(step)) for step in line.steps[line.opening_plies :]]
+        first = reference[line.steps[line.opening_plies - 1].after]
+        if first is None or any(cost is None for _, cost in costs):
             missing += 1
             continue
-        games += 1
         margins.append(line.margin)
-        start.append(first if line.ours_black else -first)
-        for player, band, cost in costs:
-            lost[player][band] += cost
-            moves[player][band] += 1
-    if not games:
+        start.append(side * first)
+        switch = 0.0
+        for step, cost in costs:
+            assert cost is not None and step.player is not None
+            band = bands.of(step.before.empties)
+            lost[step.player][band] += cost[0]
+            moves[step.player][band] += 1
+            switch += side * cost[1]
+        switches.append(switch)
+    if not margins:
         print(f"\nno game has every value by the {reference.name} reference")
         return {}
-    per_game = {player: {band: lost[player][band] / games for band in BAND_NAMES} for player in PLAYERS}
+    games = len(margins)
+    per_game = {player: {band: lost[player][band] / games for band in bands.names} for player in PLAYERS}
     totals = {player: sum(per_game[player].values()) for player in PLAYERS}
     print(f"\nDiscs given away a game, by empties before the move: reference {reference.describe(args)}")
     print(f"({games} games{f', {missing} left out for a missing value' if missing else ''})")
     rows = []
-    for band in BAND_NAMES:
+    for band in bands.names:
         row = [band]
         for player in PLAYERS:
             share = 100 * per_game[player][band] / totals[player] if totals[player] else 0.0
@@ -434,95 +471,92 @@ def loss_table(
         rows.append(row)
     rows.append(["all", f"{totals['ours']:.2f}", "100%", "", f"{totals['zebra']:.2f}", "100%", "",
                  f"{totals['zebra'] - totals['ours']:+.2f}"])  # fmt: skip
-    table(
-        ["empties", "ours: discs", "share", "moves", "Zebra: discs", "share", "moves", "net for ours"],
-        rows,
-    )
+    table(["empties", "ours: discs", "share", "moves", "Zebra: discs", "share", "moves", "net for ours"], rows)
+    opening, switch = statistics.fmean(start), statistics.fmean(switches)
     print(
-        f"mean value after the opening for ours {statistics.fmean(start):+.2f}; + Zebra's {totals['zebra']:.2f}"
-        f" - ours {totals['ours']:.2f} = {statistics.fmean(start) + totals['zebra'] - totals['ours']:+.2f},"
-        f" the mean final margin, {statistics.fmean(margins):+.2f}"
+        f"for ours: value after the opening {opening:+.2f} - ours' costs {totals['ours']:.2f} + Zebra's"
+        f" {totals['zebra']:.2f} - the deep search's error where exact values begin {switch:+.2f}"
+        f" = {opening - totals['ours'] + totals['zebra'] - switch:+.2f}, the mean final margin"
+        f" {statistics.fmean(margins):+.2f}"
     )
     return {player: {**per_game[player], "all": totals[player]} for player in PLAYERS}
 
 
-def in_words(name: str, figures: dict[str, dict[str, float]]) -> str:
+def in_words(name: str, figures: dict[str, dict[str, float]], bands: Bands, exact: int) -> str:
     """Where the discs go, said from the figures of one reference."""
     ours, zebra = figures["ours"], figures["zebra"]
-    worst = max(BAND_NAMES, key=lambda band: ours[band])
-    net = {band: zebra[band] - ours[band] for band in BAND_NAMES}  # for ours: positive is good
-    lost = sorted((b for b in BAND_NAMES if net[b] < 0), key=lambda b: net[b])
-    gained = sorted((b for b in BAND_NAMES if net[b] > 0), key=lambda b: -net[b])
+    worst = max(bands.names, key=lambda band: ours[band])
+    net = {band: zebra[band] - ours[band] for band in bands.names}  # for ours: positive is good
+    lost = sorted((b for b in bands.names if net[b] < 0), key=lambda b: net[b])
+    gained = sorted((b for b in bands.names if net[b] > 0), key=lambda b: -net[b])
+    exact_bands = [name for name, (most, _) in zip(bands.names, bands.bounds, strict=True) if most <= exact]
     words = (
         f"By the {name} reference, the expert gives away {ours['all']:.1f} discs a game and Zebra {zebra['all']:.1f};"
         f" the expert loses most at {worst} empties ({ours[worst]:.1f} discs a game,"
         f" {100 * ours[worst] / ours['all']:.0f}% of its losses)."
+        f" Net against Zebra, {zebra['all'] - ours['all']:+.1f} discs a game"
     )
-    words += f" Net against Zebra, {zebra['all'] - ours['all']:+.1f} discs a game"
     if lost:
         words += ": lost at " + ", ".join(f"{b} ({net[b]:+.1f})" for b in lost)
     if gained:
         words += "; won back at " + ", ".join(f"{b} ({net[b]:+.1f})" for b in gained)
-    return words + "."
+    ours_exact, zebra_exact = sum(ours[b] for b in exact_bands), sum(zebra[b] for b in exact_bands)
+    return (
+        words + f". Where both sides of every move are exact ({exact} empties and fewer), the expert gives away"
+        f" {ours_exact:.1f} discs a game and Zebra {zebra_exact:.1f}."
+    )
 
 
-def judgement_tables(lines: Sequence[GameLine], values: Values, reference: Reference, args: argparse.Namespace) -> str:
+def judgement_tables(
+    lines: Sequence[GameLine], values: Values, reference: Reference, bands: Bands, args: argparse.Namespace
+) -> str:
     """Each engine's own scores (in the game, and at the shallow depth) against the reference:
     prints the table, and returns a sentence on the shallow searches."""
-    own: dict[str, dict[str, list[tuple[float, float]]]] = {p: {b: [] for b in BAND_NAMES} for p in PLAYERS}
-    shallow: dict[str, dict[str, list[tuple[float, float]]]] = {p: {b: [] for b in BAND_NAMES} for p in PLAYERS}
+    own: dict[str, dict[str, list[tuple[float, float]]]] = {p: {b: [] for b in bands.names} for p in PLAYERS}
+    shallow: dict[str, dict[str, list[tuple[float, float]]]] = {p: {b: [] for b in bands.names} for p in PLAYERS}
     for line in lines:
         for step in line.steps[line.opening_plies :]:
             position, record = step.before, step.record
             truth = reference[position]
-            if truth is None or record is None:
+            if truth is None or record is None or step.player is None:
                 continue
-            band = band_of(position.empties)
-            mover_truth = for_mover(position, truth)
             score = record.get("score")
             # A move played without a search says nothing; a proven win's margin is only a bound.
             searched = record.get("depth") and record.get("kind") not in ("forced", "pass")
-            searched = searched and record.get("certainty") != "bound"
-            if score is not None and searched:
-                assert step.player is not None
-                own[step.player][band].append((float(score), mover_truth))
+            if score is not None and searched and record.get("certainty") != "bound":
+                own[step.player][bands.of(position.empties)].append((float(score), for_mover(position, truth)))
         for position in line.positions:
             truth = reference[position]
             if truth is None or position.board.is_game_over():
                 continue
-            band = band_of(position.empties)
             for player in PLAYERS:
                 estimate = values.get(position, f"{player}_shallow")
                 if isinstance(estimate, (int, float)):
-                    shallow[player][band].append((for_mover(position, float(estimate)), for_mover(position, truth)))
+                    pair = (for_mover(position, float(estimate)), for_mover(position, truth))
+                    shallow[player][bands.of(position.empties)].append(pair)
     print(
         f"\nThe engines' own scores against the reference ({reference.describe(args)}), mover's view:"
-        " mean error / mean signed error / winner right"
+        " mean error / mean signed error / winner right (positions)"
     )
     header = ["empties"]
     for player in PLAYERS:
         header += [f"{NAMES[player]} in the game", f"{NAMES[player]} at depth {args.shallow}"]
     rows = []
-    for band in [*BAND_NAMES, "all"]:
+    for band in [*bands.names, "all"]:
         row = [band]
         for player in PLAYERS:
             for source in (own, shallow):
-                pairs = [p for b in BAND_NAMES for p in source[player][b]] if band == "all" else source[player][band]
+                pairs = [p for b in bands.names for p in source[player][b]] if band == "all" else source[player][band]
                 mean, bias, right = Judged(pairs).cells()
                 row.append(f"{mean} / {bias} / {right} ({len(pairs)})")
         rows.append(row)
     table(header, rows)
-
-    def error(player: str, band: str) -> float:
-        pairs = shallow[player][band]
-        return statistics.fmean(abs(e - r) for e, r in pairs) if pairs else 0.0
-
-    gap = max(BAND_NAMES, key=lambda band: error("ours", band) - error("zebra", band))
-    everywhere = {p: Judged([x for b in BAND_NAMES for x in shallow[p][b]]).cells()[0] for p in PLAYERS}
+    gap = max(bands.names, key=lambda b: Judged(shallow["ours"][b]).error - Judged(shallow["zebra"][b]).error)
+    everywhere = {p: Judged([x for b in bands.names for x in shallow[p][b]]).error for p in PLAYERS}
     return (
         f"At depth {args.shallow}, against the {reference.name} reference, the expert's evaluation is off by"
-        f" {everywhere['ours']} discs a position and Zebra's by {everywhere['zebra']}; the gap is widest at {gap}"
-        f" empties ({error('ours', gap):.2f} against {error('zebra', gap):.2f})."
+        f" {everywhere['ours']:.2f} discs a position and Zebra's by {everywhere['zebra']:.2f}; the gap is widest at"
+        f" {gap} empties ({Judged(shallow['ours'][gap]).error:.2f} against {Judged(shallow['zebra'][gap]).error:.2f})."
     )
 
 
@@ -562,14 +596,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if timeouts:
         print(f"{timeouts} positions at {args.exact} or fewer empties were not solved in {args.solve_limit:g} s:"
               " the deep search values them")  # fmt: skip
-    check_table(lines, values, args)
+    bands = Bands(args.exact)
+    check_table(lines, values, bands, args)
     words = []
     for name in REFERENCES:
         reference = Reference(name, values, lines)
-        figures = loss_table(lines, reference, args)
+        figures = loss_table(lines, reference, bands, args)
         if figures:
-            words.append(in_words(f"{name} (deep search beyond {args.exact} empties)", figures))
-        words.append(judgement_tables(lines, values, reference, args))
+            words.append(in_words(f"{name} (deep search beyond {args.exact} empties)", figures, bands, args.exact))
+        words.append(judgement_tables(lines, values, reference, bands, args))
     print("\nWhere the discs are lost:")
     for text in words:
         print(f"- {text}")
