@@ -25,7 +25,7 @@ from reversi_widget import (
     square_name,
 )
 from reversi_widget.geometry import DIRECTIONS
-from reversi_widget.logtable import filters, variant_fields
+from reversi_widget.records.logtable import filters, variant_fields
 from reversi_widget.notation import parse_position, parse_transcript
 
 

@@ -10,3 +10,5 @@
 - ``view``: the synced traits as a function of the session, the aids and the language.
 - ``checks``: the settings and annotations a widget accepts; ``loading``: what it loads.
 """
+
+__all__: list[str] = []

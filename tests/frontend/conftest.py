@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from reversi_widget.strings import front_end_strings
+from reversi_widget.play.strings import front_end_strings
 from reversi_widget.widget import ReversiWidget
 
 HERE = Path(__file__).parent

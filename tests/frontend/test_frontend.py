@@ -57,7 +57,7 @@ def test_module_is_self_contained() -> None:
 
 def test_module_defines_no_texts_or_constants_of_python() -> None:
     """Labels come from `strings`, animation times and the lists of choices from `config`."""
-    from reversi_widget.strings import ENGLISH
+    from reversi_widget.play.strings import ENGLISH
 
     src = (JS / "widget.js").read_text()
     for key in ("undo", "new_game", "practice_reveal", "busy_review", "evaluation_help", "theme_high_contrast"):
@@ -1008,7 +1008,7 @@ KEY_TEXTS = """v => {
 def test_every_label_the_view_draws_comes_from_strings(boot: Any, language: str) -> None:
     """The front end has no texts of its own: a label missing from Python's table would show
     its bare key. With every part on screen, no key shows."""
-    from reversi_widget.strings import FRONT_END_KEYS, front_end_strings
+    from reversi_widget.play.strings import FRONT_END_KEYS, front_end_strings
 
     everything = {
         **AFTER_D3,
