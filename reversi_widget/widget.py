@@ -294,9 +294,9 @@ class ReversiWidget(WidgetTraits):
         """Ring the best move(s) for the side to move (the ``hints`` trait) and say them in a
         notice. The analysis runs away from the kernel (a worker thread, or slices on the
         event loop where there are no threads), so this returns at once; the ring goes when
-        the position changes. Raises ``AnalysisRefusedError`` (and changes
-        nothing) when there is no move to hint: the game is over, a computer is to move,
-        the side to move must pass, or the free start's centre discs are being placed."""
+        the position changes. Raises ``AnalysisRefusedError`` (and changes nothing) when
+        there is no move to hint: the game is over, a computer is to move, the side to move
+        must pass, or the free start's centre discs are being placed."""
         self._act(lambda session: self._aids.hint())
 
     def review(self) -> None:
@@ -311,10 +311,9 @@ class ReversiWidget(WidgetTraits):
     def wait(self, timeout: float | None = None) -> bool:
         """Block until no computer move is pending, no hint, score or review analysis runs,
         every puzzle try is kept in the log and every ``on_move``/``on_game_over`` callback
-        already due has run (True), or
-        ``timeout`` seconds pass (False). With two unpaused computers this
-        waits for the end of the game. Meant for scripts and tests: in a notebook it blocks
-        the kernel until it returns."""
+        already due has run (True), or ``timeout`` seconds pass (False). With two unpaused
+        computers this waits for the end of the game. Meant for scripts and tests: in a
+        notebook it blocks the kernel until it returns."""
         return self._workers.wait(
             lambda: self._session.pending is not None or self._aids.busy() or self._puzzles.tries.busy(), timeout
         )
@@ -495,9 +494,7 @@ class ReversiWidget(WidgetTraits):
     def _apply_intent(self, content: object, buffers: object) -> Refusal | None:
         """Apply a valid intent and return None, or return why it is refused (unchanged)."""
         intent = parse(content, buffers, self._session)
-        if isinstance(intent, Refusal):
-            return intent
-        return perform(intent, self._session, self._aids)
+        return intent if isinstance(intent, Refusal) else perform(intent, self._session, self._aids)
 
     def _refuse(self, kind: str, text: Renders) -> None:
         self._session.notify(kind, text)
@@ -535,11 +532,6 @@ class ReversiWidget(WidgetTraits):
             )
         return proposal["value"]
 
-    @traitlets.validate("black", "white")
-    def _valid_player(self, proposal: Any) -> Any:
-        make_player(proposal["value"])  # raises UnknownPlayerError for anything unusable
-        return proposal["value"]
-
     @traitlets.observe("black", "white")
     def _players_changed(self, change: Any) -> None:
         if self._ready:
@@ -564,14 +556,6 @@ class ReversiWidget(WidgetTraits):
         if self._ready:
             with self._operation():
                 self._session.set_paused(change["new"])
-
-    @traitlets.validate("analysis_depth")
-    def _valid_analysis_depth(self, proposal: Any) -> int | None:
-        return checks.analysis_depth(proposal["value"])
-
-    @traitlets.validate("analysis_time_limit")
-    def _valid_analysis_time_limit(self, proposal: Any) -> float | None:
-        return checks.analysis_time_limit(proposal["value"])
 
     @traitlets.observe("analysis_depth", "analysis_time_limit")
     def _analysis_settings_changed(self, change: Any) -> None:

@@ -14,8 +14,19 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..players import make_player
 from ..rules import Rules
-from .checks import ANIMATION_STEP, ANIMATIONS, MAX_PIXELS, MIN_PIXELS, SHOWN_MAX, THEME_NAMES, Language
+from .checks import (
+    ANIMATION_STEP,
+    ANIMATIONS,
+    MAX_PIXELS,
+    MIN_PIXELS,
+    SHOWN_MAX,
+    THEME_NAMES,
+    Language,
+    analysis_depth,
+    analysis_time_limit,
+)
 from .session import DEMO_LINE_STEPS
 
 __all__ = ["ASSETS", "FRONT_END_CONFIG", "WidgetTraits", "running_in_marimo"]
@@ -138,3 +149,18 @@ class WidgetTraits(anywidget.AnyWidget):
         "actions", "rule_notes"
     )
     # fmt: on
+
+    # -- what the Python-only settings accept (the others are checked where they are used) --
+
+    @traitlets.validate("black", "white")
+    def _valid_player(self, proposal: Any) -> Any:
+        make_player(proposal["value"])  # raises UnknownPlayerError for anything unusable
+        return proposal["value"]
+
+    @traitlets.validate("analysis_depth")
+    def _valid_analysis_depth(self, proposal: Any) -> int | None:
+        return analysis_depth(proposal["value"])
+
+    @traitlets.validate("analysis_time_limit")
+    def _valid_analysis_time_limit(self, proposal: Any) -> float | None:
+        return analysis_time_limit(proposal["value"])
