@@ -17,7 +17,8 @@ from .perft import perft
 from .rules import Rules
 from .solver import Solution, solve
 from .squares import BLACK, COLOR_NAMES, SQUARE_NAMES, WHITE, Color, Square, parse_square, square_name
-from .wthor import WthorRecord, read_wthor, replay as replay_wthor
+from .wthor import WthorRecord, read_wthor
+from .wthor import replay as replay_wthor
 
 __all__ = [
     "BLACK",

@@ -9,7 +9,8 @@ from functools import cache
 
 from .errors import IllegalMoveError, InvalidMoveError, quote
 from .geometry import Geometry, geometry, squares_of
-from .move import Move as Move, moves_of_mask, single_word_tables
+from .move import Move as Move
+from .move import moves_of_mask, single_word_tables
 from .notation import format_diagram, format_line, parse_position, parse_transcript
 from .rules import FREE_START, START_LAYOUTS, Rules, read_position, supplies
 from .squares import (

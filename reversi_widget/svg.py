@@ -16,22 +16,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .board import Board, Move
-
-# The pieces imported "as" themselves stay importable from here.
-from .drawing.markup import SvgImage as SvgImage, coordinate, element, escape as escape
-from .drawing.position import (
-    CELL as CELL,
-    ORIENTATIONS as ORIENTATIONS,
-    SYMBOLS as SYMBOLS,
-    board_element,
-    check_pixels,
-)
-from .drawing.themes import FONT, THEMES as THEMES, Theme as Theme, theme_named
+from .drawing.markup import coordinate, element
+from .drawing.position import board_element, check_pixels
+from .drawing.themes import FONT, theme_named
 from .errors import ReversiError
 from .squares import Square
 
 if TYPE_CHECKING:
     from .game import Game
+
+# isort: off
+# The pieces, importable from here as before (each is defined in reversi_widget.drawing).
+from .drawing.markup import SvgImage as SvgImage, escape as escape
+from .drawing.position import CELL as CELL, ORIENTATIONS as ORIENTATIONS, SYMBOLS as SYMBOLS
+from .drawing.themes import THEMES as THEMES, Theme as Theme
+# isort: on
 
 __all__ = ["board", "boards", "game"]
 

@@ -24,51 +24,44 @@ from typing import Any
 
 import traitlets
 
-from .analysis import REVIEW_MARKS as REVIEW_MARKS, evaluations as evaluations
 from .board import Board, Move, Outcome
 from .errors import InvalidPositionError
 from .game import Game
 from .play import checks
-from .play.aids import AidKey as AidKey, Aids, AnalysisRefusedError as AnalysisRefusedError
-from .play.checks import (
-    ANIMATION_STEP,
-    ANIMATIONS as ANIMATIONS,
-    MAX_FILL_LENGTH as MAX_FILL_LENGTH,
-    MAX_MARK_LENGTH as MAX_MARK_LENGTH,
-    MAX_PIXELS as MAX_PIXELS,
-    MIN_PIXELS as MIN_PIXELS,
-    SETTINGS as SETTINGS,
-    SHOWN_MAX as SHOWN_MAX,
-    THEME_NAMES as THEMES,  # noqa: F401 (its name here before it moved)
-    InvalidAnnotationError as InvalidAnnotationError,
-    InvalidSettingError as InvalidSettingError,
-    UnknownLanguageError as UnknownLanguageError,
-    checked_language,
-    sort_state,
-)
+from .play.aids import Aids
+from .play.checks import ANIMATION_STEP, checked_language, sort_state
 from .play.editor import edit_action
-from .play.intents import (
-    INTENTS as INTENTS,
-    MAX_INTENT_SIZE as MAX_INTENT_SIZE,
-    TIMELESS_INTENTS as TIMELESS_INTENTS,
-    parse,
-    perform,
-)
+from .play.intents import parse, perform
 from .play.loading import read_board
 from .play.puzzling import PuzzleMode, puzzle_action
-from .play.session import DEMO_LINE_STEPS as DEMO_LINE_STEPS, NavigationError as NavigationError, Session
-from .play.texts import LEVEL_NAMES as LEVEL_NAMES, Joined, Refusal, Renders, Text, quote_input
-from .play.traits import ASSETS as ASSETS, FRONT_END_CONFIG, WidgetTraits, running_in_marimo as running_in_marimo
+from .play.session import Session
+from .play.texts import Joined, Refusal, Renders, Text, quote_input
+from .play.traits import FRONT_END_CONFIG, WidgetTraits
 from .play.view import picture
-from .play.workers import PROGRESS_EVERY as PROGRESS_EVERY, Callbacks, Workers
+from .play.workers import Callbacks, Workers
 from .players import make_player
 from .puzzles.puzzle import Puzzle
 from .records import GameLog
 from .rules import Rules
 from .squares import BLACK, WHITE
 
-#: The names imported above ``as`` themselves stay importable from here, as they were; each is
-#: defined in the module it comes from.
+# isort: off
+# Names this module exported before they got homes of their own: still importable from here.
+from .analysis import REVIEW_MARKS as REVIEW_MARKS, evaluations as evaluations
+from .play.aids import AidKey as AidKey, AnalysisRefusedError as AnalysisRefusedError
+from .play.checks import ANIMATIONS as ANIMATIONS, MAX_FILL_LENGTH as MAX_FILL_LENGTH, SETTINGS as SETTINGS
+from .play.checks import MAX_MARK_LENGTH as MAX_MARK_LENGTH, MAX_PIXELS as MAX_PIXELS, MIN_PIXELS as MIN_PIXELS
+from .play.checks import SHOWN_MAX as SHOWN_MAX, THEME_NAMES as THEMES  # noqa: F401 (THEMES, renamed there)
+from .play.checks import InvalidAnnotationError as InvalidAnnotationError
+from .play.checks import InvalidSettingError as InvalidSettingError, UnknownLanguageError as UnknownLanguageError
+from .play.intents import INTENTS as INTENTS, MAX_INTENT_SIZE as MAX_INTENT_SIZE
+from .play.intents import TIMELESS_INTENTS as TIMELESS_INTENTS
+from .play.session import DEMO_LINE_STEPS as DEMO_LINE_STEPS, NavigationError as NavigationError
+from .play.texts import LEVEL_NAMES as LEVEL_NAMES
+from .play.traits import ASSETS as ASSETS, running_in_marimo as running_in_marimo
+from .play.workers import PROGRESS_EVERY as PROGRESS_EVERY
+# isort: on
+
 __all__ = ["GameOverCallback", "MoveCallback", "ReversiWidget"]
 
 MoveCallback = Callable[["ReversiWidget", Move], object]

@@ -25,8 +25,8 @@ from reversi_widget import (
     square_name,
 )
 from reversi_widget.geometry import DIRECTIONS
-from reversi_widget.records.logtable import filters, variant_fields
 from reversi_widget.notation import parse_position, parse_transcript
+from reversi_widget.records.logtable import filters, variant_fields
 
 
 @st.composite

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from reversi_widget import Board, Game, InvalidPositionError, Move, ReversiError, Rules, solve
 from reversi_widget.i18n import LANGUAGES
-from reversi_widget.puzzles.puzzle import MoveResult
 from reversi_widget.puzzles import (
     FORMAT_LINE,
     Puzzle,
@@ -36,6 +35,7 @@ from reversi_widget.puzzles import (
     shipped,
     write_puzzles,
 )
+from reversi_widget.puzzles.puzzle import MoveResult
 from reversi_widget.records import GameLog
 from reversi_widget.solver import EndgameSearch
 from reversi_widget.squares import BLACK

@@ -16,8 +16,8 @@ from reversi_widget.play import puzzling
 from reversi_widget.play.editor import Editor
 from reversi_widget.play.puzzling import PerfectDefence, hint_region
 from reversi_widget.play.workers import Backlog, Workers
-from reversi_widget.puzzles.puzzle import Puzzle
 from reversi_widget.puzzles import class_results, pose, puzzle_tries, shipped
+from reversi_widget.puzzles.puzzle import Puzzle
 from reversi_widget.records import GameLog
 from reversi_widget.squares import BLACK, WHITE, square_name
 from tests.support import click, send, snapshot, widget
