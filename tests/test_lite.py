@@ -374,7 +374,9 @@ def test_the_play_notebook_in_the_browser_with_nothing_from_outside(site: Site) 
         new Worker(URL.createObjectURL(new Blob([code], {type: 'text/javascript'})));
     }""")
     expected = ["GET http://outside.invalid/page", "GET http://outside.invalid/worker"]
-    deadline = time.monotonic() + 10
+    # A worker starts late on a loaded machine: the wait ends as soon as both are seen, and
+    # is long only for a failure (requests outside then never come back).
+    deadline = time.monotonic() + 120
     seen = lambda: sorted(site.outside.proxied) == expected and "http://outside.invalid/page" in site.outside.requested  # noqa: E731
     while not seen() and time.monotonic() < deadline:
         page.wait_for_timeout(100)  # Playwright hands over its events only while it waits

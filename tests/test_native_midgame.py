@@ -6,6 +6,7 @@ stopping through the stop signal."""
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -254,27 +255,30 @@ def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:
 
 
 def test_the_engine_thinks_while_other_threads_run(kernels: ModuleType) -> None:
-    """The compiled search releases the GIL: a thread counting meanwhile is not held up."""
+    """The compiled search releases the GIL. With Python's thread switching turned off, a
+    thread gets the GIL only where the one holding it lets it go: this one takes it fifty
+    times while the engine thinks, and its stop then ends the search. A search holding the
+    GIL (as the pure one does) lets it go a few times a search, so the fifty would come
+    after its time limit. Nothing is timed: a loaded machine changes nothing."""
     board = play_random(Board(), random.Random(8), 18)
-    engine = Engine("expert", time_limit=0.6)
-    ticks = 0
-    done = threading.Event()
-
-    def count() -> None:
-        nonlocal ticks
-        while not done.is_set():
-            ticks += 1
-            time.sleep(0.001)
-
-    counter = threading.Thread(target=count)
-    counter.start()
+    engine = Engine("expert", time_limit=120)
+    chosen: list[object] = []
+    thinking = threading.Thread(target=lambda: chosen.append(engine.choose(board)))
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1_000)
     try:
-        move = engine.choose(board)
+        thinking.start()
+        while thinking.is_alive() and engine.stop_signal.deadline is None:  # not searching yet
+            time.sleep(0.05)  # each sleep lets the GIL go
+        for _ in range(50):
+            time.sleep(0.001)
+        still_thinking = thinking.is_alive()
+        engine.stop()
     finally:
-        done.set()
-        counter.join()
-    assert move in board.legal_moves
-    assert ticks > 150  # about 600 with the GIL free; a held GIL would allow a handful
+        sys.setswitchinterval(interval)
+        thinking.join()
+    assert still_thinking
+    assert chosen and chosen[0] in board.legal_moves
 
 
 @pytest.mark.parametrize("size", native.SIZES)
