@@ -3,6 +3,10 @@
 # browser tests, a virtual environment with the test extras and the compiled core (numba),
 # then lint, types and tests; then the rules, engine, solver and perft tests once more on
 # the pure-Python path, which installs without numba get.
+#
+# The tests run on every core (pytest-xdist; tests/conftest.py says how they are split).
+# Types are checked meanwhile, and the compiled core is compiled once before the tests, so
+# that each worker loads it from numba's cache instead of compiling it again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,8 +23,20 @@ python3 -m venv .venv
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/mypy
-.venv/bin/python -m pytest "$@"
-REVERSI_WIDGET_PURE=1 .venv/bin/python -m pytest tests/test_rules.py tests/test_board.py tests/test_geometry.py \
-  tests/test_properties.py tests/test_perft.py tests/test_solver.py tests/test_engine.py tests/test_analysis.py \
-  tests/test_search.py
+
+types=$(mktemp)
+.venv/bin/mypy >"$types" 2>&1 &
+mypy_pid=$!
+
+.venv/bin/python -c 'from reversi_widget import native; assert all(native.wait(k) for k in native.KERNELS)'
+
+parallel=(-n auto --dist loadgroup --no-loadscope-reorder)
+status=0
+.venv/bin/python -m pytest "${parallel[@]}" "$@" || status=$?
+wait "$mypy_pid" || status=1
+cat "$types"
+rm -f "$types"
+REVERSI_WIDGET_PURE=1 .venv/bin/python -m pytest "${parallel[@]}" tests/test_rules.py tests/test_board.py \
+  tests/test_geometry.py tests/test_properties.py tests/test_perft.py tests/test_solver.py tests/test_engine.py \
+  tests/test_analysis.py tests/test_search.py || status=$?
+exit "$status"
