@@ -37,7 +37,7 @@ def shut_down_kernels(server: Server) -> None:
         pass
     with opener.open(f"{server.url}/api/kernels", timeout=30) as response:
         kernels = json.load(response)
-    xsrf = next((cookie.value for cookie in cookies if cookie.name == "_xsrf"), "")
+    xsrf = next((cookie.value or "" for cookie in cookies if cookie.name == "_xsrf"), "")
     for kernel in kernels:
         url = f"{server.url}/api/kernels/{kernel['id']}"
         with opener.open(urllib.request.Request(url, method="DELETE", headers={"X-XSRFToken": xsrf}), timeout=30):

@@ -6,6 +6,7 @@ module reads another's private attributes, and modules and classes stay short en
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,14 @@ def test_modules_and_classes_stay_short(path: Path) -> None:
         if isinstance(node, ast.ClassDef):
             length = (node.end_lineno or node.lineno) - node.lineno + 1
             assert length <= MAX_CLASS_LINES, f"{relative(path)}: class {node.name} has {length} lines"
+
+
+def test_architecture_names_files_that_exist() -> None:
+    """ARCHITECTURE.md's paths (the layers, the twins and their tests, the click's path) are
+    real files: a file that moves without the document is caught here."""
+    root = PACKAGE.parent
+    text = (root / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([\w/.-]+\.(?:py|js|css|md|sh))`", text))
+    assert len(named) > 15
+    missing = sorted(p for p in named if not (root / p).exists() and not (PACKAGE / p).exists())
+    assert not missing, f"ARCHITECTURE.md names files that are not there: {missing}"

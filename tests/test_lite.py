@@ -126,7 +126,10 @@ def test_the_check_names_each_thing_missing_or_outside(tmp_path: Path) -> None:
 
 def test_the_check_needs_the_package_before_the_first_cell(tmp_path: Path) -> None:
     site = small_site(tmp_path)
-    options = lambda c: c["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]  # noqa: E731
+
+    def options(config: Any) -> Any:
+        return config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]
+
     edit_config(site, lambda c: options(c).update(packages=[]))
     assert check_site(site) == ["reversi-widget is not loaded before the first cell"]
     edit_config(site, lambda c: options(c).update(lockFileURL="https://cdn.example/pyodide-lock.json"))
@@ -347,14 +350,14 @@ def test_the_play_notebook_in_the_browser_with_nothing_from_outside(site: Site) 
     game = finished_transcript(4)
     run_cell(page, f"expert.white = 'human'\nexpert.load({game!r})\nprint('END')")
     page.click(f'{expert} [data-action="review"]')
-    plies = len(Board.from_transcript(game).move_stack)
+    reviewed = len(Board.from_transcript(game).move_stack)
     page.wait_for_function(
         "([v, n]) => document.querySelectorAll(v + ' [data-role=\"review-chart\"] circle[data-ply]').length === n",
-        arg=[expert, plies + 1],
+        arg=[expert, reviewed + 1],
         timeout=300_000,
     )
     printed = run_cell(page, "print(len(expert.review_moves), expert.busy or '-', 'END')")
-    assert printed.split() == [str(plies), "-", "END"]
+    assert printed.split() == [str(reviewed), "-", "END"]
 
     printed = run_cell(
         page,
@@ -377,7 +380,10 @@ def test_the_play_notebook_in_the_browser_with_nothing_from_outside(site: Site) 
     # A worker starts late on a loaded machine: the wait ends as soon as both are seen, and
     # is long only for a failure (requests outside then never come back).
     deadline = time.monotonic() + 120
-    seen = lambda: sorted(site.outside.proxied) == expected and "http://outside.invalid/page" in site.outside.requested  # noqa: E731
+
+    def seen() -> bool:
+        return sorted(site.outside.proxied) == expected and "http://outside.invalid/page" in site.outside.requested
+
     while not seen() and time.monotonic() < deadline:
         page.wait_for_timeout(100)  # Playwright hands over its events only while it waits
     assert sorted(site.outside.proxied) == expected

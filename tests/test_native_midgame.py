@@ -10,8 +10,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from types import ModuleType
+from typing import Any, cast
 
 import pytest
 
@@ -59,7 +61,7 @@ def test_the_compiled_evaluation_equals_the_pure_one(kernels: ModuleType, size: 
         for board in random_positions(size, 12, rng.randint(0, 10**6)):
             black, white = board.bitboards()
             for p, o in ((black, white), (white, black)):
-                legal = board._geo.moves(p, o)
+                legal = board.geometry.moves(p, o)
                 expected = pure(p, o, legal)
                 assert evaluate(size, p, o, legal, table, NO_PATTERNS.tables, NO_PATTERNS.extras) == expected
                 checked += 1
@@ -81,7 +83,7 @@ def test_the_compiled_learned_evaluation_equals_the_pure_one(
         for board in random_positions(8, 6, 11):
             black, white = board.bitboards()
             for p, o in ((black, white), (white, black)):
-                legal = board._geo.moves(p, o)
+                legal = board.geometry.moves(p, o)
                 assert evaluate(8, p, o, legal, hand, arrays.tables, arrays.extras) == pure(p, o, legal), board
                 checked += 1
         assert checked > 600
@@ -91,7 +93,7 @@ def searches_agree(pure: MidgameSearch, compiled: Callable[[], Midgame], board: 
     """The compiled search (``compiled()`` makes a fresh one) scores ``board`` as the pure one
     at every depth from a fresh table, and a narrow window gives a bound on the right side."""
     p, o = side_bitboards(board)
-    legal = board._geo.moves(p, o)
+    legal = board.geometry.moves(p, o)
     for depth in depths:
         pure.table.clear()
         expected = pure.negamax(p, o, depth, -INFINITY, INFINITY, legal)
@@ -119,7 +121,7 @@ def test_the_compiled_learned_search_scores_like_the_pure_one(
                 arrays = arrays_of(path)
                 searches_agree(
                     MidgameSearch(8, goal, scoring, make_pattern_evaluator(path)),
-                    lambda goal=goal, arrays=arrays: kernels.NativeMidgame(8, goal, scoring, patterns=arrays),
+                    partial(kernels.NativeMidgame, 8, goal, scoring, patterns=arrays),
                     board,
                     range(1, 6),
                 )
@@ -138,7 +140,7 @@ def test_the_compiled_search_scores_like_the_pure_one(kernels: ModuleType, size:
         weights = default_weights(goal).perturbed(rng, 0.1)
         searches_agree(
             MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights)),
-            lambda weights=weights: kernels.NativeMidgame(size, goal, scoring, weights),
+            partial(kernels.NativeMidgame, size, goal, scoring, weights),
             board,
             DEPTHS[size],
         )
@@ -149,7 +151,7 @@ def test_the_compiled_search_scores_like_the_pure_one(kernels: ModuleType, size:
 def test_a_reused_table_keeps_the_scores_and_gives_a_line(kernels: ModuleType) -> None:
     board = play_random(Board(), random.Random(11), 20)
     p, o = side_bitboards(board)
-    legal = board._geo.moves(p, o)
+    legal = board.geometry.moves(p, o)
     search = kernels.NativeMidgame(8, "classic", "count")
     scores = [search.negamax(p, o, depth, -INFINITY, INFINITY, legal) for depth in range(1, 7)]
     fresh = [kernels.NativeMidgame(8, "classic", "count").negamax(p, o, d, -INFINITY, INFINITY, legal) for d in (5, 6)]
@@ -171,11 +173,11 @@ def test_make_midgame_picks_the_compiled_search_when_ready(kernels: ModuleType) 
 
     search = make_midgame(8, "classic", "count")
     assert isinstance(search, kernels.NativeMidgame) and search.patterns is arrays_of(WEIGHTS_FILE)
-    assert make_midgame(8, "classic", "count", learned=False).patterns is NO_PATTERNS
-    assert make_midgame(8, "inverted", "count").patterns is arrays_of(INVERTED_WEIGHTS_FILE)
+    assert cast(Any, make_midgame(8, "classic", "count", learned=False)).patterns is NO_PATTERNS
+    assert cast(Any, make_midgame(8, "inverted", "count")).patterns is arrays_of(INVERTED_WEIGHTS_FILE)
     with pytest.raises(InvalidPositionError, match="fitted for the classic goal, not the inverted goal"):
         arrays_of(WEIGHTS_FILE, "inverted")
-    assert make_midgame(6, "classic", "count").patterns is NO_PATTERNS
+    assert cast(Any, make_midgame(6, "classic", "count")).patterns is NO_PATTERNS
     assert isinstance(make_midgame(10, "classic", "count"), MidgameSearch)  # beyond 64 bits
     assert isinstance(make_midgame(8, "classic", "count", compiled=False), MidgameSearch)
     with pytest.raises(ValueError, match="10x10"):
@@ -202,18 +204,18 @@ def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
 
     def leaves(search: Midgame, board: Board) -> int:
         p, o = side_bitboards(board)
-        return search.negamax(p, o, 0, -INFINITY, INFINITY, board._geo.moves(p, o))
+        return search.negamax(p, o, 0, -INFINITY, INFINITY, board.geometry.moves(p, o))
 
-    def check(goal: str, expected: dict[int, Callable[[int, int, int], int]], **options: bool) -> None:
+    def check(goal: str, expected: dict[int, Callable[[int, int, int], int]], learned: bool = True) -> None:
         for size, evaluate in expected.items():
-            search = make_midgame(size, goal, "count", compiled=compiled, **options)
+            search = make_midgame(size, goal, "count", compiled=compiled, learned=learned)
             for board in random_positions(size, 1, 3):
                 if board.is_game_over():
                     continue
                 if board.must_pass():
                     board.push_pass()
                 p, o = side_bitboards(board)
-                assert leaves(search, board) == evaluate(p, o, board._geo.moves(p, o)), (goal, size, options)
+                assert leaves(search, board) == evaluate(p, o, board.geometry.moves(p, o)), (goal, size, learned)
 
     check("classic", {8: make_pattern_evaluator(shipped), 6: make_evaluator(6, "classic")})
     check("inverted", {8: make_pattern_evaluator(INVERTED_WEIGHTS_FILE), 6: make_evaluator(6, "inverted")})
@@ -229,7 +231,7 @@ def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
 def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:
     board = play_random(Board(), random.Random(5), 16)
     p, o = side_bitboards(board)
-    legal = board._geo.moves(p, o)
+    legal = board.geometry.moves(p, o)
     search = kernels.NativeMidgame(8, "classic", "count")
     search.stop.set_deadline(time.perf_counter() + 0.2)
     start = time.perf_counter()
@@ -296,7 +298,7 @@ def refusals() -> list[tuple[str, str]]:
     from reversi_widget.analysis import analyse, review
 
     finished = Board.from_string("XXXXXXXXXXXXXXXX O", rules=Rules(size=4))
-    calls = [
+    calls: list[Callable[[], object]] = [
         lambda: Engine("expert").choose(finished),
         lambda: Engine("expert").choose("f5d6"),  # type: ignore[arg-type]
         lambda: Engine(8),

@@ -19,6 +19,7 @@ from reversi_widget.play.workers import Backlog, Workers
 from reversi_widget.puzzles import class_results, pose, puzzle_tries, shipped
 from reversi_widget.puzzles.puzzle import Puzzle
 from reversi_widget.records import GameLog
+from reversi_widget.solver import solve
 from reversi_widget.squares import BLACK, WHITE, square_name
 from tests.support import click, send, snapshot, widget
 
@@ -128,7 +129,9 @@ def test_the_next_puzzle_button_puts_the_learner_on_the_new_side_to_move() -> No
     assert w.black == "human" and isinstance(w.white, PerfectDefence)
     intent(w, "puzzle_next")
     assert w.wait(30)
-    assert isinstance(w.black, PerfectDefence) and w.white == "human"
+    black: object = w.black  # read again: the sides changed
+    white: object = w.white
+    assert isinstance(black, PerfectDefence) and white == "human"
     assert w.moves == [] and w.puzzle_state["verdict"] == "" and w.puzzle_score == (0, 0)
     assert w.board.to_string() == puzzles[1].position
 
@@ -242,7 +245,7 @@ def test_a_try_is_kept_in_the_log_by_a_worker_while_the_widget_answers(
     reach the log in the order they were made."""
     puzzle = next(p for p in quick() if ends_not_at_once(p, wrong_move(p)) and ends_not_at_once(p, str(p.solution[0])))
     release, solving = threading.Event(), threading.Event()
-    real_solve = puzzling.solve
+    real_solve = solve
 
     def held_solve(board: Board, *args: Any, **kwargs: Any) -> Any:
         solving.set()
