@@ -7,6 +7,7 @@
 # The tests run on every core (pytest-xdist; tests/conftest.py says how they are split).
 # Types are checked meanwhile, and the compiled core is compiled once before the tests, so
 # that each worker loads it from numba's cache instead of compiling it again.
+# The JupyterLite site is built while the packages install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,16 @@ if [ ! -x /usr/bin/chromium ]; then
   $sudo_cmd apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q chromium
 fi
+
+# The JupyterLite site that tests/test_lite.py opens builds meanwhile, from this clone: its
+# downloads and its own build tools overlap the installs below (tests/lite_site.py waits for it).
+# It runs in a process group of its own, ended with this script if it is still running then.
+export REVERSI_LITE_BUILD_LOG
+REVERSI_LITE_BUILD_LOG=$(mktemp)
+setsid bash -c 'status=0; bash scripts/lite.sh >"$1" 2>&1 || status=$?; echo "$status" >"$1.part"; mv "$1.part" "$1.status"' \
+  lite-build "$REVERSI_LITE_BUILD_LOG" &
+lite_build=$!
+trap 'kill -- "-$lite_build" 2>/dev/null || true' EXIT
 
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
