@@ -47,7 +47,9 @@ status=0
 wait "$mypy_pid" || status=1
 cat "$types"
 rm -f "$types"
-REVERSI_WIDGET_PURE=1 .venv/bin/python -m pytest "${parallel[@]}" tests/test_rules.py tests/test_board.py \
+# These modules share no module-wide fixture: their tests are spread one by one, so that the
+# longest module (test_analysis.py) does not run on one worker alone.
+REVERSI_WIDGET_PURE=1 .venv/bin/python -m pytest -n auto --dist load tests/test_rules.py tests/test_board.py \
   tests/test_geometry.py tests/test_properties.py tests/test_perft.py tests/test_solver.py tests/test_engine.py \
   tests/test_analysis.py tests/test_search.py || status=$?
 exit "$status"
