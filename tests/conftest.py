@@ -99,6 +99,6 @@ def page(browser: Any) -> Iterator[Any]:
     """A fresh browser page, large enough for a board and its move list."""
     context = browser.new_context(viewport={"width": 1300, "height": 1000})
     pg = context.new_page()
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(120_000)  # a wait ends when its element shows: long only for a failure, or a loaded machine
     yield pg
     context.close()

@@ -57,7 +57,7 @@ def open_and_run(page: Any, url: str) -> str:
     """Open a notebook, wait for its kernel, run every cell; return a CSS selector for the
     notebook's panel (JupyterLab may restore other tabs)."""
     page.goto(url)
-    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    page.wait_for_function(KERNEL_IDLE, timeout=300_000)
     panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     return f"#{panel}"
