@@ -221,7 +221,8 @@ def measure_presses(presses: int, seed: int, gap: int, hold: int, tree: Path | N
                 page.wait_for_timeout(500)  # let the kernel settle
                 rng = random.Random(seed)
                 board = ".jp-Cell:nth-child(1) .reversi-widget"
-                drawn, painted = [], []
+                drawn: list[float] = []
+                painted: list[float] = []
                 while len(drawn) < presses:
                     legal = page.eval_on_selector_all(
                         f"{board} [data-square][data-legal]", "els => els.map(e => e.dataset.square)"
@@ -238,7 +239,7 @@ def measure_presses(presses: int, seed: int, gap: int, hold: int, tree: Path | N
                     d, p = page.evaluate("() => window.pressed")
                     drawn.append(d)
                     painted.append(p)
-                echo = []
+                echo: list[float] = []
                 while len(echo) < presses:
                     page.wait_for_timeout(gap)
                     page.evaluate(WATCH_PRESS, [1, "button.echo", "data-v"])

@@ -26,6 +26,26 @@ from .search import INFINITY, MAX_DEPTH, SearchTimeout, StopSignal, exact_score,
 from .solver import EndgameSearch, check_searchable, side_bitboards
 from .squares import BLACK, COLOR_NAMES, WHITE, Color
 
+__all__ = [
+    "EXACT_EMPTIES",
+    "EXACT_EMPTIES_TIMED",
+    "REVIEW_CHECK_PLIES",
+    "REVIEW_EXACT_PLIES",
+    "REVIEW_EXTRA_SECONDS",
+    "REVIEW_MARKS",
+    "Analysis",
+    "MoveAnalysis",
+    "MoveReview",
+    "analyse",
+    "compiled_solver",
+    "default_depth",
+    "evaluations",
+    "exact_empties",
+    "judge",
+    "review",
+    "within_board",
+]
+
 #: Positions with at most this many empty squares are solved exactly by default (pure
 #: Python, compiled).
 EXACT_EMPTIES = (12, 20)
@@ -271,7 +291,7 @@ def analyse(
 def _children(board: Board) -> list[tuple[Move, int, int]]:
     """(move, opponent's bitboard, mover's bitboard) after each legal move."""
     p, o = side_bitboards(board)
-    flips = board._geo.flips
+    flips = board.geometry.flips
     out = []
     for move in board.legal_moves:
         sq = move.square
@@ -312,7 +332,7 @@ def _midgame_entries(
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring)
     search.stop = stop
-    moves = board._geo.moves
+    moves = board.geometry.moves
     children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board) if only is None or move in only]
     scores: dict[Move, int] = {}
     reached = 0

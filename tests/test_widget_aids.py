@@ -447,7 +447,10 @@ def test_review_scores_every_move_with_its_loss_marks_and_chart() -> None:
     # the move to it, and of its own best move) or the exact one; a forced move keeps the value
     values = w.evaluations
     assert len(values) == len(w.moves) + 1
-    black = lambda e, key: e[key] if e["color"] == "black" else -e[key]  # noqa: E731
+
+    def black(e: dict[str, Any], key: str) -> float:
+        return float(e[key] if e["color"] == "black" else -e[key])
+
     for i in range(1, len(values)):
         came, here = entries[i - 1], entries[i] if i < len(entries) else None
         readings = [] if came["forced"] else [(black(came, "score"), came["exact"])]

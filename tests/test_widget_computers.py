@@ -10,12 +10,12 @@ import time
 import pytest
 
 from reversi_widget import Board, Move
+from reversi_widget.play.checks import ANIMATION_STEP
 from reversi_widget.players import (
     GreedyPlayer,
     RandomPlayer,
 )
 from reversi_widget.widget import (
-    ANIMATION_STEP,
     ReversiWidget,
 )
 from tests.support import (

@@ -257,7 +257,7 @@ def test_only_the_buttons_that_apply_show_and_the_next_step_is_primary(server: S
         server,
         "buttons.ipynb",
         IMPORT + "from reversi_widget.players import RandomPlayer\n"
-        f"c = ReversiWidget({PASS_LINE!r}, black=RandomPlayer(seed=0), white=RandomPlayer(seed=0),"
+        f"c = ReversiWidget({PASS_LINE[:-24]!r}, black=RandomPlayer(seed=0), white=RandomPlayer(seed=0),"
         " animation='off', move_delay=1.5, analysis_depth=1)\nc",
         "h = ReversiWidget(white='greedy', animation='off')\nh",
         "p = ReversiWidget(practice=True, animation='off')\np",

@@ -31,6 +31,35 @@ from .evaluate import evaluate, weight_array
 from .moves import flips, legal
 from .patterns import NO_PATTERNS, PatternArrays
 
+__all__ = [
+    "CORNERS",
+    "GENERATIONS",
+    "MASK_6",
+    "MASK_7",
+    "MASK_22",
+    "MAX_PLY",
+    "NO_BOUND",
+    "OFFSET",
+    "SHIFT_BEST",
+    "SHIFT_DEPTH",
+    "SHIFT_GENERATION",
+    "SHIFT_HASH",
+    "SHIFT_UPPER",
+    "TABLE_SIZE",
+    "VALUES",
+    "NativeMidgame",
+    "best_of",
+    "depth_of",
+    "finished",
+    "generation_of",
+    "lower_of",
+    "negamax",
+    "pack",
+    "slot_of",
+    "table_move",
+    "upper_of",
+]
+
 #: Transposition table slots per board size (a power of two; three uint64 a slot).
 TABLE_SIZE = {4: 1 << 12, 6: 1 << 18, 8: 1 << 20}
 #: The deepest a search goes below its root, in plies, passes included.
