@@ -276,8 +276,7 @@ class ReversiWidget(WidgetTraits):
     # -- computers and aids ---------------------------------------------------------------------
 
     def pause(self) -> None:
-        """Stop computer players at once: a move being thought about is dropped, and thought
-        again on ``resume()``."""
+        """Stop computer players at once: a move being thought about is dropped (thought again on resume)."""
         self.paused = True
 
     def resume(self) -> None:
@@ -351,8 +350,7 @@ class ReversiWidget(WidgetTraits):
 
     @property
     def puzzle_score(self) -> PuzzleScore:
-        """(puzzles solved at the first try, puzzles tried) in this session; prints in words
-        ("solved 1 of 2 puzzles at the first try")."""
+        """(solved at the first try, tried) in this session; prints "solved 1 of 2 puzzles at the first try"."""
         run = self._session.puzzles
         return PuzzleScore(0, 0) if run is None else run.score
 

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from .editor import Editor
     from .puzzling import PuzzleRun
 
-__all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session"]
+__all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session", "pass_notice"]
 
 #: "Show me" walks a move in steps of the animation: the disc lands, each flanked line is
 #: lit for DEMO_LINE_STEPS, then the discs flip one by one (js/PROTOCOL.md, "Show me").
@@ -81,6 +81,30 @@ class Played:
 
     move: Move
     outcome: Outcome | None
+
+
+def pass_notice(board: Board, color: Color) -> Renders:
+    """``color`` passed: once ("Black has no legal move and passes; White moves again", then
+    once White has moved "Black had no legal move and passed; White played e3"), or how
+    many times in a row since its last move, and what the other side played meanwhile
+    ("... passed 6 times in a row; White played e3, f2, ...")."""
+    stack = board.move_stack
+    root_turn = board.turn if len(stack) % 2 == 0 else not board.turn
+    passes, theirs = 0, []
+    for ply in range(len(stack) - 1, -1, -1):
+        move, mover = stack[ply], root_turn if ply % 2 == 0 else not root_turn
+        if mover == color:
+            if move:
+                break  # its last move
+            passes += 1
+        elif move:
+            theirs.append(str(move))
+    other, played = color_text(not color), Listed(tuple(theirs[::-1]))
+    if passes > 1:
+        return Text("notice_passes", color=color_text(color), other=other, count=passes, moves=played)
+    if stack and not stack[-1]:  # just passed: the other side moves next
+        return Text("notice_pass", color=color_text(color), other=other)
+    return Text("notice_passed", color=color_text(color), other=other, moves=played)
 
 
 class Session:
@@ -329,30 +353,7 @@ class Session:
         while board.ply == len(self.line) and not board.is_game_over() and board.must_pass():
             color = board.turn
             self._push(Move.null(board.size))
-            self.notify("pass", self.pass_notice(color), lasting=True)
-
-    def pass_notice(self, color: Color) -> Renders:
-        """``color`` passed: once ("Black has no legal move and passes; White moves again", then
-        once White has moved "Black had no legal move and passed; White played e3"), or how
-        many times in a row since its last move, and what the other side played meanwhile
-        ("... passed 6 times in a row; White played e3, f2, ...")."""
-        stack = self.board.move_stack
-        root_turn = self.board.turn if len(stack) % 2 == 0 else not self.board.turn
-        passes, theirs = 0, []
-        for ply in range(len(stack) - 1, -1, -1):
-            move, mover = stack[ply], root_turn if ply % 2 == 0 else not root_turn
-            if mover == color:
-                if move:
-                    break  # its last move
-                passes += 1
-            elif move:
-                theirs.append(str(move))
-        other, played = color_text(not color), Listed(tuple(theirs[::-1]))
-        if passes > 1:
-            return Text("notice_passes", color=color_text(color), other=other, count=passes, moves=played)
-        if stack and not stack[-1]:  # just passed: the other side moves next
-            return Text("notice_pass", color=color_text(color), other=other)
-        return Text("notice_passed", color=color_text(color), other=other, moves=played)
+            self.notify("pass", pass_notice(self.board, color), lasting=True)
 
     def pass_wait(self) -> float:
         """Seconds a computer moving again right after the other side's forced pass waits, so
@@ -397,7 +398,7 @@ class Session:
             if kept is not None and kept.kind == "pass":
                 # A pass is said until the side that passed acts, the end of the game included;
                 # the moves the computer makes meanwhile are added to it.
-                self.notice = Notice("pass", self.pass_notice(not color), lasting=True)
+                self.notice = Notice("pass", pass_notice(self.board, not color), lasting=True)
             elif kept is not None and not self.board.is_game_over():
                 self.notice = kept  # feedback on the learner's move outlives the reply to it
         except Exception as error:
