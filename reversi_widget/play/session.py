@@ -395,12 +395,11 @@ class Session:
                 raise InvalidMoveError(f"choose() returned {quote_input(choice)}, not a Move")
             kept = self.notice if self.notice is not None and self.notice.lasting else None
             self._push(self.board.parse_move(choice))
-            if kept is not None and kept.kind == "pass":
-                # A pass is said until the side that passed acts, the end of the game included;
-                # the moves the computer makes meanwhile are added to it.
-                self.notice = Notice("pass", pass_notice(self.board, not color), lasting=True)
-            elif kept is not None and not self.board.is_game_over():
-                self.notice = kept  # feedback on the learner's move outlives the reply to it
+            if kept is not None and not self.board.is_game_over():  # at the end the banner stands alone
+                # A pass is said until the side that passed acts, with the moves the computer makes
+                # meanwhile; feedback on the learner's move outlives the reply to it.
+                passed = kept.kind == "pass"
+                self.notice = Notice("pass", pass_notice(self.board, not color), lasting=True) if passed else kept
         except Exception as error:
             self.paused = True
             name = player_title(player) if player is not None else Plain("?")
