@@ -42,11 +42,14 @@ from typing import ClassVar, Literal, Protocol
 
 from . import native
 from .board import Board, Move
+from .clock import GameClock, MoveBudget, check_clock
 from .errors import IllegalMoveError
 from .evaluation import Evaluate, Weights, default_weights, make_crude_evaluator, make_evaluator, square_table
 from .geometry import geometry, squares_of
+from .probcut import load_calibration
 from .search import (
     CLOCK_EVERY,
+    FULL_WIDTH,
     INFINITY,
     MAX_DEPTH,
     WIN,
@@ -55,6 +58,8 @@ from .search import (
     StopSignal,
     bounds,
     exact_score,
+    margin_ceil,
+    margin_floor,
     paused_gc,
     probe,
     root_search,
@@ -81,8 +86,17 @@ __all__ = [
 
 #: The transposition table of the pure-Python search is emptied past this many positions.
 TT_LIMIT = 200_000
-#: Share of the time after which the strongest levels start no new iteration.
+#: Share of the target time after which the strongest levels start no deeper iteration.
 SOFT_SHARE = 0.6
+#: Share of the target time the deepening gets when proofs follow it (they get the rest,
+#: and may go on to the move's limit).
+DEEPEN_SHARE = 0.3
+#: When the best move changes between iterations from this depth on, the target time
+#: stretches by ``STRETCH`` (up to the move's limit).
+STABLE_DEPTH = 6
+STRETCH = 1.5
+#: A selective search to the end starts this many plies below the end's depth (or at half).
+ENDGAME_GAP = 8
 #: The hand-made evaluation's scores are squeezed about threefold (``benchmarks/evaluation.py``:
 #: its depth-4 and depth-8 estimates spread 0.27-0.33 times as wide as the exact margins, the
 #: learned ones 0.92), so a level's root noise, set on that scale, is this many times larger
@@ -102,6 +116,10 @@ class LevelSettings:
     spread: float  # random relative perturbation of the evaluation weights
     crude: bool  # use the beginner's square-table evaluation
     crude_mobility: int = 0  # mobility weight added to the crude evaluation
+    #: probable cuts of the compiled search (``SELECTIVITY_T`` level; ``FULL_WIDTH``: none)
+    selectivity: int = FULL_WIDTH
+    #: from this many empties on, selective searches to the end come before the proofs
+    selective_empties: int = 0
 
 
 LEVEL_SETTINGS: dict[int, LevelSettings] = {
@@ -118,8 +136,8 @@ LEVEL_SETTINGS: dict[int, LevelSettings] = {
 #: they solve exactly and prove wins from further out. The other levels play the same.
 NATIVE_LEVEL_SETTINGS: dict[int, LevelSettings] = {
     **LEVEL_SETTINGS,
-    6: LevelSettings(MAX_DEPTH, 0.5, 16, 18, noise=0, spread=0.02, crude=False),
-    7: LevelSettings(MAX_DEPTH, 1.0, 18, 20, noise=0, spread=0.02, crude=False),
+    6: LevelSettings(MAX_DEPTH, 0.5, 18, 20, noise=0, spread=0.02, crude=False, selectivity=1, selective_empties=24),
+    7: LevelSettings(MAX_DEPTH, 1.0, 22, 24, noise=0, spread=0.02, crude=False, selectivity=1, selective_empties=28),
 }
 
 
@@ -162,8 +180,20 @@ class Midgame(Protocol):
     """
 
     stop: StopSignal
+    #: ``FULL_WIDTH``, or a level of probable cuts (where ``selective``)
+    selectivity: int
+    #: whether the search can cut probably (calibrated: ``probcut``)
+    selective: bool
 
     def negamax(self, p: int, o: int, depth: int, alpha: int, beta: int, legal: int) -> int: ...
+
+    def certain_since(self) -> None:
+        """Start watching for probable results that could make a proven score wrong."""
+
+    @property
+    def certain(self) -> bool:
+        """Whether no such result was used since ``certain_since``: proven scores are exact."""
+        ...
 
     def principal_line(self, p: int, o: int, limit: int) -> list[int | None]: ...
 
@@ -176,9 +206,14 @@ class MidgameSearch:
 
     def __init__(self, size: int, goal: str, scoring: str, evaluate: Evaluate) -> None:
         self.size = size
+        self.goal = goal
+        self.scoring = scoring
         self.nodes = 0
         self.stop = StopSignal()
+        self.selectivity = FULL_WIDTH  # this search makes no probable cuts
+        self.selective = False
         self.table: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        self._exact: EndgameSearch | None = None
         geo = geometry(size)
         self.moves, self.flips = geo.moves, geo.flips
         final = final_score_function(size, goal, scoring)
@@ -190,11 +225,32 @@ class MidgameSearch:
         self.values = square_table(size)
         self.negamax = self._build(evaluate)
 
+    def certain_since(self) -> None:
+        """Nothing to watch: this search makes no probable cuts."""
+
+    @property
+    def certain(self) -> bool:
+        return True
+
+    def exact_search(self, p: int, o: int, alpha: int, beta: int) -> int:
+        """The exact solver's score (a disc margin, fail-soft in ``(alpha, beta)``), with
+        this search's stop signal: where a depth reaches the end, the solver takes over."""
+        exact = self._exact
+        if exact is None or exact.stop is not self.stop:
+            exact = self._exact = EndgameSearch(self.size, self.goal, self.scoring, self.stop)
+        try:
+            return exact.search(p, o, alpha, beta)
+        finally:
+            self.nodes += exact.nodes
+            exact.nodes = 0
+
     def _build(self, evaluate: Evaluate) -> Callable[[int, int, int, int, int, int], int]:
         moves, flips, terminal = self.moves, self.flips, self.terminal
         table = self.table
         values = self.values
         corners = geometry(self.size).corners
+        area = self.size * self.size
+        exact_search = self.exact_search
         owner = self
         count = 0
 
@@ -217,6 +273,8 @@ class MidgameSearch:
                 return -negamax(o, p, depth, -beta, -alpha, legal_o)  # a pass costs no depth
             if depth <= 0:
                 return evaluate(p, o, legal)
+            if depth >= area - (p | o).bit_count():  # every line ends: solve it
+                return exact_score(exact_search(p, o, margin_floor(alpha), margin_ceil(beta)))
             key = (p, o)
             entry = table.get(key)
             first = -1
@@ -367,7 +425,9 @@ def make_midgame(
         from .native.midgame import NativeMidgame
         from .native.patterns import arrays_of
 
-        return NativeMidgame(size, goal, scoring, weights, None if path is None else arrays_of(path, goal))
+        if path is None:
+            return NativeMidgame(size, goal, scoring, weights)
+        return NativeMidgame(size, goal, scoring, None, arrays_of(path, goal), load_calibration(size, goal))
     if path is None:
         return MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights))
     from .patterns import make_pattern_evaluator
@@ -401,25 +461,67 @@ def check_time_limit(time_limit: object) -> float | None:
     return float(time_limit)
 
 
+@dataclass(frozen=True)
+class Iteration:
+    """One search of the iterative deepening: ``depth`` plies at ``selectivity``, inside the
+    window ``(alpha, beta)``. A depth that reaches the end at ``FULL_WIDTH`` is exact (a
+    proof of win, draw or loss with the window (-1, 1))."""
+
+    depth: int
+    selectivity: int = FULL_WIDTH
+    alpha: int = -INFINITY
+    beta: int = INFINITY
+
+
+def schedule(s: LevelSettings, empties: int, selective: bool) -> list[Iteration]:
+    """The searches a level runs on a position with ``empties`` empty squares, in order,
+    each a step beyond the last: deeper and deeper at the level's selectivity (``selective``:
+    the search can cut probably), then, close enough to the end, searches to the end ever
+    less selectively, and last, where the level proves results, a proof of the exact margin,
+    or of win, draw or loss; a fixed depth that reaches the end solves it."""
+    sel = s.selectivity if selective else FULL_WIDTH
+    selective_end = sel < FULL_WIDTH and empties <= s.selective_empties
+    last = min(s.depth, MAX_DEPTH, empties - 1)
+    if selective_end:
+        last = min(last, max(empties - ENDGAME_GAP, empties // 2))
+    plan = [Iteration(depth, sel) for depth in range(1, max(1, last) + 1)]
+    if selective_end:
+        plan += [Iteration(empties, level) for level in range(sel, FULL_WIDTH)]
+    if empties <= s.exact_empties or s.depth >= empties:
+        plan.append(Iteration(empties))
+    elif empties <= s.wld_empties:
+        plan.append(Iteration(empties, FULL_WIDTH, -1, 1))
+    return plan
+
+
 class Engine:
     """A computer player. ``Engine("expert").choose(board)`` returns the move it plays.
 
     ``level`` is 1 (weakest) to 7 (strongest) or a name of ``LEVELS``; ``time_limit`` caps
-    the seconds a move (default: the level's own budget); ``seed`` makes the small random
-    variations (perturbed weights, noise, placement in the free start) reproducible. With
-    a time budget the depth reached depends on the machine, so only levels that finish
-    their fixed depth in time repeat exactly. ``learned=False`` evaluates with the hand-made
-    evaluation where the learned one would serve (see the module's docstring). ``choose``
-    never changes the board.
+    the seconds a move (default: the level's own budget); ``clock`` gives the engine that
+    many seconds for all its moves of a game instead, shared over the game by
+    ``clock.GameClock`` (with ``time_limit`` too, that stays a hard limit a move); ``seed``
+    makes the small random variations (perturbed weights, noise, placement in the free start)
+    reproducible. With a time budget the depth reached depends on the machine, so only levels
+    that finish their fixed depth in time repeat exactly. ``learned=False`` evaluates with the
+    hand-made evaluation where the learned one would serve (see the module's docstring).
+    ``choose`` never changes the board.
     """
 
     LEVELS: ClassVar[dict[str, int]] = {"beginner": 1, "easy": 2, "medium": 4, "hard": 5, "expert": 7}
 
     def __init__(
-        self, level: int | str = 4, time_limit: float | None = None, seed: int | None = None, *, learned: bool = True
+        self,
+        level: int | str = 4,
+        time_limit: float | None = None,
+        seed: int | None = None,
+        *,
+        learned: bool = True,
+        clock: float | None = None,
     ) -> None:
         self.level = check_level(level)
         self.time_limit = check_time_limit(time_limit)
+        seconds = check_clock(clock)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be an int or None, got {seed!r}")
         if not isinstance(learned, bool):
@@ -427,30 +529,49 @@ class Engine:
         self.seed = seed
         self.learned = learned
         self.settings = LEVEL_SETTINGS[self.level]
+        #: The time left for this game's moves, when playing on a clock.
+        self.clock = None if seconds is None else GameClock(seconds)
         self._rng = random.Random(seed)
         self._weights: dict[str, Weights] = {}
         self._searches: dict[tuple[int, str, str, bool, bool], Midgame] = {}
-        self._solvers: dict[tuple[int, str, str], EndgameSearch] = {}
         self.stop_signal = StopSignal()
-        self._solver_nodes = 0
+        self._last_empties: int | None = None
         self.last_search: SearchInfo | None = None
 
     def __repr__(self) -> str:
         limit = "" if self.time_limit is None else f", time_limit={self.time_limit}"
         seed = "" if self.seed is None else f", seed={self.seed}"
         learned = "" if self.learned else ", learned=False"
-        return f"Engine(level={self.level}{limit}{seed}{learned})"
+        clock = "" if self.clock is None else f", clock={self.clock.total}"
+        return f"Engine(level={self.level}{limit}{seed}{learned}{clock})"
 
     @property
     def budget(self) -> float:
-        """Seconds allowed for one move."""
+        """Seconds allowed for one move without a clock."""
         return self.settings.time_limit if self.time_limit is None else self.time_limit
+
+    def new_game(self) -> None:
+        """Start the clock again (a position with more empty squares than the last one this
+        engine played in does so too)."""
+        if self.clock is not None:
+            self.clock.reset()
+        self._last_empties = None
+
+    def move_budget(self, board: Board) -> MoveBudget:
+        """The time the next move in ``board`` gets: the clock's share where there is one
+        (capped by ``time_limit``), else the budget a move."""
+        if self.clock is None:
+            return MoveBudget(self.budget, self.budget)
+        share = self.clock.budget(board.empty_count(), board.size)
+        if self.time_limit is None:
+            return share
+        return MoveBudget(min(share.target, self.time_limit), min(share.limit, self.time_limit))
 
     # -- the searches, one per variant, kept between moves so their tables help ---------
 
     def _search_for(self, board: Board) -> Midgame:
-        """The midgame search of the board's variant: compiled when the kernel is ready for
-        this size, else pure (until it is)."""
+        """The search of the board's variant: compiled when the kernel is ready for this
+        size, else pure (until it is)."""
         rules = board.rules
         s = self.settings
         compiled = not s.crude and compiled_midgame_ready(rules.size)
@@ -477,14 +598,6 @@ class Engine:
         rules = board.rules
         return self.learned and not self.settings.crude and learned_weights(rules.size, rules.goal) is not None
 
-    def _solver_for(self, board: Board) -> EndgameSearch:
-        rules = board.rules
-        key = (rules.size, rules.goal, rules.scoring)
-        solver = self._solvers.get(key)
-        if solver is None:
-            solver = self._solvers[key] = EndgameSearch(rules.size, rules.goal, rules.scoring, self.stop_signal)
-        return solver
-
     # -- choosing a move --------------------------------------------------------------------
 
     def stop(self) -> None:
@@ -503,6 +616,10 @@ class Engine:
         size = board.size
         if board.is_game_over():
             raise IllegalMoveError(f"no move to choose: the game is over ({board.outcome()})")
+        empties = board.empty_count()
+        if self._last_empties is not None and empties > self._last_empties:
+            self.new_game()
+        self._last_empties = empties
         if board.in_placement():
             # The placement flips nothing and every arrangement is playable: vary it.
             square = self._rng.choice([m.square for m in board.legal_moves])
@@ -515,18 +632,20 @@ class Engine:
             move = Move(None, size)
             self.last_search = SearchInfo(move, 0, 0, False, 0, time.perf_counter() - start)
             return move
+        budget = self.move_budget(board)
         search = self._search_for(board)
         self.stop_signal.clear()
         search.take_nodes()
-        self._solver_nodes = 0
         try:
             with paused_gc():
-                square, score, depth, certainty = self._think(board, search, p, o, legal, start)
+                square, score, depth, certainty = self._think(board, search, p, o, legal, start, budget)
         finally:
             self.stop_signal.clear()
         move = Move(square, size)
-        nodes = search.take_nodes() + self._solver_nodes
+        nodes = search.take_nodes()
         seconds = time.perf_counter() - start
+        if self.clock is not None:
+            self.clock.spend(seconds)
         exact, bound = certainty == "exact", certainty == "bound"
         self.last_search = SearchInfo(move, score, depth, exact, nodes, seconds, bound)
         return move
@@ -540,59 +659,14 @@ class Engine:
         return s
 
     def _think(
-        self, board: Board, search: Midgame, p: int, o: int, legal: int, start: float
+        self, board: Board, search: Midgame, p: int, o: int, legal: int, start: float, budget: MoveBudget
     ) -> tuple[int, int, int, Certainty]:
         """(square, score, depth, certainty) for the position, within the budget."""
-        s = self._level_settings(board, search)
-        budget = self.budget
-        deadline = start + budget
-        empties = board.empty_count()
         if legal & (legal - 1) == 0:  # a single legal move: play it at once
             return legal.bit_length() - 1, 0, 0, "estimate"
-        solver_used = s.exact_empties and empties <= max(s.exact_empties, s.wld_empties)
-        # With a solve to follow, the midgame search only gets a share of the time.
-        mid_share = 0.15 if solver_used and empties <= s.exact_empties else 0.4 if solver_used else 1.0
-        mid_deadline = start + budget * min(1.0, 2 * mid_share)
-        result = self._deepen(search, s, board.size, p, o, legal, start, start + budget * mid_share, mid_deadline)
-        if not solver_used or self.stop_signal.halted or result[3] == "exact":
-            return result
-        solver = self._solver_for(board)
-        solver.deadline = deadline
-        try:
-            if empties <= s.exact_empties:
-                sq, margin = self._solve_root(solver, p, o, legal, result[0], -INFINITY, INFINITY)
-                return sq, exact_score(margin), empties, "exact"
-            sq, margin = self._solve_root(solver, p, o, legal, result[0], -1, 1)
-            if margin >= 0:  # a proven draw, or a proven win whose margin is a lower bound
-                return sq, exact_score(margin), empties, "exact" if margin == 0 else "bound"
-            return result  # every move loses against perfect play: keep fighting by the estimate
-        except RootInterrupted:
-            return result
-        finally:
-            self._solver_nodes += solver.nodes
-            solver.nodes = 0
-            solver.deadline = None
-
-    def _solve_root(
-        self, solver: EndgameSearch, p: int, o: int, legal: int, first: int, alpha: int, beta: int
-    ) -> tuple[int, int]:
-        """The best square and its exact score inside (alpha, beta), trying ``first`` first."""
-        flips, moves = solver.flips, solver.moves
-        squares = squares_of(legal)
-
-        def order(sq: int) -> int:
-            if sq == first:
-                return -1000
-            f = flips(p, o, sq)
-            return moves(o ^ f, p | f | (1 << sq)).bit_count()
-
-        def value(sq: int, alpha: int, beta: int) -> int:
-            f = flips(p, o, sq)
-            return -solver.search(o ^ f, p | f | (1 << sq), -beta, -alpha)
-
-        squares.sort(key=order)
-        best, best_squares, _ = root_search(squares, value, alpha, beta)
-        return best_squares[0], best
+        s = self._level_settings(board, search)
+        plan = schedule(s, board.empty_count(), search.selective)
+        return self._deepen(search, s, board.size, p, o, legal, start, budget, plan)
 
     def _deepen(
         self,
@@ -603,12 +677,14 @@ class Engine:
         o: int,
         legal: int,
         start: float,
-        soft_stop: float,
-        deadline: float,
+        budget: MoveBudget,
+        plan: list[Iteration],
     ) -> tuple[int, int, int, Certainty]:
-        """Iterative deepening: (square, score, depth, certainty) of the last iteration that
-        finished, or of the best move found so far in the one the deadline interrupted. A
-        proven result short of the end is a bound: a line not seen to the end may do better."""
+        """Run the iterations of ``plan`` while the time allows: (square, score, depth,
+        certainty) of the last one that finished, or of the best move found so far in the one
+        the deadline interrupted when that deepens the same search. A new iteration starts
+        only with most of the target time left; the target stretches (up to the limit) when
+        the best move changes between iterations."""
         geo = geometry(size)
         values = square_table(size)
         empties = size * size - (p | o).bit_count()
@@ -619,33 +695,70 @@ class Engine:
             children[sq] = (no, np_, geo.moves(no, np_))
         order = sorted(children, key=lambda sq: -values[sq])
         best_sq, best_score, reached = order[0], -INFINITY, 0
+        certainty: Certainty = "estimate"
+        done: Iteration | None = None
         noise = s.noise
         noise_of = {sq: self._rng.randint(-noise, noise) if noise else 0 for sq in order}
+        deadline = start + budget.limit
+        target = budget.target
+        # With proofs ahead, deepening gets a share of the target and the proofs the rest.
+        proofs = [step for step in plan if step.depth >= empties]
+        deepening = len(plan) - len(proofs)
+        deepen_until = target * (DEEPEN_SHARE if proofs else 1.0)
         self.stop_signal.set_deadline(deadline)
-        max_depth = min(s.depth, MAX_DEPTH, empties)
         try:
-            for depth in range(1, max_depth + 1):
+            for index, step in enumerate(plan):
+                elapsed = time.perf_counter() - start
+                if index < deepening and index > 0 and s.depth == MAX_DEPTH and elapsed > SOFT_SHARE * deepen_until:
+                    continue  # no time to deepen further: on to the proofs, if any
+                if index >= deepening and index > 0 and elapsed > target:
+                    break
+                search.selectivity = step.selectivity
+                search.certain_since()
 
-                def value(sq: int, alpha: int, beta: int, depth: int = depth) -> int:
+                def value(sq: int, alpha: int, beta: int, depth: int = step.depth) -> int:
                     no, np_, reply = children[sq]
                     return -search.negamax(no, np_, depth - 1, -beta, -alpha, reply)
 
-                best_score, best_squares, scores = root_search(
-                    order, value, full_window=noise > 0, bonus=noise_of.__getitem__ if noise else None
-                )
-                best_sq, reached = best_squares[0], depth
-                order.sort(key=lambda sq: -scores.get(sq, -INFINITY))
-                if abs(best_score) >= WIN and noise == 0:
-                    break  # a proven result does not change with depth
-                # Start another iteration only with most of the time left: an interrupted
-                # one still improves on the last (its first move is the previous best).
-                if s.depth == MAX_DEPTH and time.perf_counter() - start > SOFT_SHARE * (soft_stop - start):
+                try:
+                    score, best_squares, scores = root_search(
+                        order,
+                        value,
+                        step.alpha,
+                        step.beta,
+                        full_window=noise > 0,
+                        bonus=noise_of.__getitem__ if noise else None,
+                    )
+                except RootInterrupted as stop:
+                    # The moves it finished were searched deeper than before and the first of
+                    # them was the previous best: keep the best of them, when the search only
+                    # went deeper at the same selectivity (an estimate either way).
+                    if stop.square is not None and done is not None and step.selectivity == done.selectivity:
+                        best_sq, best_score, certainty = stop.square, stop.score, "estimate"
                     break
-        except RootInterrupted as stop:
-            if stop.square is not None:
-                best_sq, best_score = stop.square, stop.score
+                changed = best_squares[0] != best_sq
+                best_sq, best_score, reached, done = best_squares[0], score, step.depth, step
+                certainty = self._certainty(step, score, empties, search.certain)
+                order.sort(key=lambda sq: -scores.get(sq, -INFINITY))
+                if certainty == "exact" and noise == 0:
+                    break  # a proven margin does not change with depth
+                if certainty == "estimate" and abs(score) >= WIN:
+                    best_score = score - WIN if score > 0 else score + WIN  # a probable end
+                if changed and step.depth >= STABLE_DEPTH:
+                    target = min(budget.limit, target * STRETCH)
+                    deepen_until = target * (DEEPEN_SHARE if proofs else 1.0)
         finally:
             self.stop_signal.set_deadline(None)
-        if abs(best_score) < WIN:
-            return best_sq, best_score, reached, "estimate"
-        return best_sq, best_score, reached, "exact" if reached >= empties else "bound"
+        return best_sq, best_score, reached, certainty
+
+    @staticmethod
+    def _certainty(step: Iteration, score: int, empties: int, certain: bool) -> Certainty:
+        """How sure an iteration's score is. Only a search that no probable cut could touch
+        (``certain``) proves anything; to the end, in the full window, it proves the margin
+        (a draw in any window); elsewhere a proven win or loss bounds the margin."""
+        if not certain:
+            return "estimate"
+        to_end = step.depth >= empties
+        if to_end and (score == 0 or (step.alpha == -INFINITY and step.beta == INFINITY)):
+            return "exact"
+        return "bound" if abs(score) >= WIN else "estimate"

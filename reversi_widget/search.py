@@ -31,6 +31,9 @@ INFINITY = 100_000_000
 CLOCK_EVERY = 64
 #: The deepest iteration ever started.
 MAX_DEPTH = 64
+#: The selectivity of a search that makes no probable cut (the compiled midgame search's
+#: levels of selectivity are below it: ``native.midgame.SELECTIVITY_T``).
+FULL_WIDTH = 5
 
 
 def exact_score(margin: int) -> int:
@@ -50,6 +53,22 @@ def score_to_margin(score: int) -> tuple[float, bool]:
     if score <= -WIN:
         return (score + WIN) / 100, True
     return score / 100, False
+
+
+def margin_floor(score: int) -> int:
+    """The largest final margin whose search score (``exact_score``) is at most ``score``."""
+    if score >= WIN:
+        return (score - WIN) // 100
+    if score >= 0:
+        return 0
+    if score > -WIN:
+        return -1
+    return min(-1, (score + WIN) // 100)
+
+
+def margin_ceil(score: int) -> int:
+    """The smallest final margin whose search score is at least ``score``."""
+    return -margin_floor(-score)
 
 
 class SearchTimeout(Exception):
