@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from . import native
 from .board import Board, Move
-from .engine import check_time_limit, compiled_midgame_ready, make_midgame
+from .engine import Midgame, check_time_limit, compiled_midgame_ready, make_midgame
 from .progress import Progress, notebook_progress
-from .search import INFINITY, MAX_DEPTH, SearchTimeout, StopSignal, exact_score, paused_gc, score_to_margin
+from .search import INFINITY, MAX_DEPTH, WIN, SearchTimeout, StopSignal, exact_score, paused_gc, score_to_margin
 from .solver import EndgameSearch, check_searchable, side_bitboards
 from .squares import BLACK, COLOR_NAMES, Color
 
@@ -54,9 +54,24 @@ def exact_empties(size: int, timed: bool) -> int:
     return (EXACT_EMPTIES_TIMED if timed else EXACT_EMPTIES)[compiled_solver(size)]
 
 
-def default_depth(size: int) -> int:
+#: Centi-discs either side of a move's score at the last depth where the analysis looks for
+#: it at the next depth first.
+ASPIRATION = 300
+#: The selectivity of the analysis' searches where the search can cut probably (see
+#: ``probcut``): a cut needs the deep score beyond the window by 2 spreads (about 95% sure).
+ANALYSIS_SELECTIVITY = 2
+#: With probable cuts, the default depth ``analyse`` searches to, and from how many empties
+#: on it searches to the end instead (an estimate, unless no probable cut touched a score).
+SELECTIVE_DEPTH = 12
+SELECTIVE_END_EMPTIES = 24
+
+
+def default_depth(size: int, empties: int | None = None, selective: bool = False) -> int:
     """A depth that analyses a position in well under a second on this size (deeper with
-    the compiled search)."""
+    the compiled search, deeper still with probable cuts, and to the end from
+    ``SELECTIVE_END_EMPTIES`` then)."""
+    if selective:
+        return empties if empties is not None and empties <= SELECTIVE_END_EMPTIES else SELECTIVE_DEPTH
     if compiled_midgame_ready(size):
         return 10 if size <= 6 else 8
     return 4 if size <= 8 else 3 if size <= 12 else 2
@@ -234,8 +249,6 @@ def analyse(
             signal.set_deadline(None)
         nodes += solver.nodes
     if entries is None:
-        if depth is None:
-            depth = MAX_DEPTH if time_limit is not None else default_depth(board.size)
         with paused_gc():
             entries, reached, mid_nodes = _midgame_entries(board, depth, deadline, progress, signal)
         nodes += mid_nodes
@@ -280,32 +293,43 @@ def _exact_entries(board: Board, solver: EndgameSearch, progress: Progress | Non
 
 def _midgame_entries(
     board: Board,
-    depth: int,
+    depth: int | None,
     deadline: float | None,
     progress: Progress | None,
     stop: StopSignal,
     only: tuple[Move, ...] | None = None,
 ) -> tuple[list[MoveAnalysis], int, int]:
-    """Iterative deepening over every move (or the moves ``only`` names) with a full window;
-    the last depth completed for all of them is kept. Depth 1 always completes, whatever
-    the deadline; a halt of ``stop`` ends it anywhere with ``SearchTimeout``."""
+    """Iterative deepening over every move (or the moves ``only`` names) with a full window,
+    selective where the search can cut probably (``ANALYSIS_SELECTIVITY``), to ``depth``
+    (default: ``default_depth``, or as deep as the ``deadline`` allows); the last depth
+    completed for all of them is kept. Depth 1 always completes, whatever the deadline; a halt
+    of ``stop`` ends it anywhere with ``SearchTimeout``."""
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring)
     search.stop = stop
+    if search.selective:
+        search.selectivity = ANALYSIS_SELECTIVITY
+    empties = board.empty_count()
+    if depth is None:
+        depth = MAX_DEPTH if deadline is not None else default_depth(board.size, empties, search.selective)
     moves = board._geo.moves
     children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board) if only is None or move in only]
     scores: dict[Move, int] = {}
+    certain: dict[Move, bool] = {}
     reached = 0
-    max_depth = min(depth, board.empty_count())
+    max_depth = min(depth, empties)
     start = time.perf_counter()
     try:
         for d in range(1, max_depth + 1):
             stop.set_deadline(deadline if d > 1 else None)
             current: dict[Move, int] = {}
+            sure: dict[Move, bool] = {}
             # Best moves of the last depth first: their lines fill the table for the rest.
             ordered = sorted(children, key=lambda c: -scores.get(c[0], 0))
             for index, (move, no, np_, reply) in enumerate(ordered):
-                current[move] = -search.negamax(no, np_, d - 1, -INFINITY, INFINITY, reply)
+                search.certain_since()
+                current[move] = _window_search(search, no, np_, d - 1, reply, scores.get(move))
+                sure[move] = search.certain
                 if progress is not None:
                     if deadline is None:
                         fraction = (d - 1 + (index + 1) / len(ordered)) / max_depth
@@ -313,8 +337,8 @@ def _midgame_entries(
                         span = max(1e-9, deadline - start)
                         fraction = min(0.99, max(0.0, (time.perf_counter() - start) / span))
                     progress(fraction, f"depth {d}: {move} ({index + 1} of {len(ordered)})")
-            scores, reached = current, d
-            if all(score_to_margin(v)[1] for v in scores.values()):
+            scores, certain, reached = current, sure, d
+            if all(score_to_margin(v)[1] and certain[m] for m, v in scores.items()):
                 break  # every move is already proven: deeper changes nothing
     except SearchTimeout:
         if stop.halted:
@@ -323,17 +347,30 @@ def _midgame_entries(
     finally:
         stop.set_deadline(None)
     entries = []
-    # Searched to the end on every line, every score is exact; short of it, a proven result
-    # only bounds its margin.
-    to_the_end = reached >= board.empty_count()
+    # Searched to the end on every line, a proven score is exact; short of it, it only bounds
+    # its margin. A score a probable cut may have touched is an estimate, proven or not.
+    to_the_end = reached >= empties
     for move, no, np_, _reply in children:
-        score = scores[move]
-        margin, proven = score_to_margin(score)
+        margin, proven = score_to_margin(scores[move])
+        proven = proven and certain[move]
+        exact = (proven and to_the_end) or (scores[move] == 0 and to_the_end and certain[move])
         if not proven:
             margin = within_board(margin, board.size)
         line = (move, *_moves_of(search.principal_line(no, np_, max(0, reached - 1)), board.size))
-        entries.append(MoveAnalysis(move, margin, to_the_end, line, reached, proven and not to_the_end))
+        entries.append(MoveAnalysis(move, margin, exact, line, reached, proven and not to_the_end))
     return entries, reached, search.take_nodes()
+
+
+def _window_search(search: Midgame, no: int, np_: int, depth: int, reply: int, guess: int | None) -> int:
+    """The exact score of a move (the negated search of the position after it): first in a
+    window around the previous depth's score, which settles most moves at a fraction of the
+    cost, then, if the score falls outside it, in the full window."""
+    if guess is not None and abs(guess) < WIN:
+        alpha, beta = guess - ASPIRATION, guess + ASPIRATION
+        score = -search.negamax(no, np_, depth, -beta, -alpha, reply)
+        if alpha < score < beta:
+            return score
+    return -search.negamax(no, np_, depth, -INFINITY, INFINITY, reply)
 
 
 @dataclass(frozen=True)

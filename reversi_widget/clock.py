@@ -17,9 +17,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["GameClock", "MoveBudget", "check_clock", "move_weight"]
+__all__ = ["OVERHEAD", "GameClock", "MoveBudget", "check_clock", "move_weight"]
 
-#: Seconds kept back for each own move still to come, so the last moves never go without.
+#: The most a move is expected to run past its limit (the search stops at its next look at
+#: the stop signal; then the move is made): kept back for every move that may still come.
+OVERHEAD = 0.01
+#: Seconds kept back besides for each own move still to come, so the last moves never go without.
 RESERVE_PER_MOVE = 0.02
 #: Share of the whole game's time kept back besides (for the overhead around the search).
 RESERVE_SHARE = 0.02
@@ -84,16 +87,19 @@ class GameClock:
     def budget(self, empties: int, size: int = 8) -> MoveBudget:
         """The time of the next move with ``empties`` empty squares to its side: the share of
         the usable time left that this move's weight is of all the side's remaining moves'
-        (every second empty square is one of its moves)."""
-        own = [e for e in range(empties, 0, -2)]
-        reserve = RESERVE_SHARE * self.total + RESERVE_PER_MOVE * len(own)
+        (every second empty square is one of its moves). Whatever happens, the limit leaves
+        ``OVERHEAD`` for every move that could still come (one per empty square, should the
+        opponent pass every time), so the clock never runs out while each move keeps within
+        ``OVERHEAD`` of its limit."""
+        own = list(range(empties, 0, -2))
+        ceiling = max(0.0, self.left - OVERHEAD * empties)
+        reserve = RESERVE_SHARE * self.total + (OVERHEAD + RESERVE_PER_MOVE) * len(own)
         usable = max(0.0, self.left - reserve)
         weights = sum(move_weight(_eight_by_eight(e, size)) for e in own)
         target = usable * move_weight(_eight_by_eight(empties, size)) / weights if weights else 0.0
-        limit = min(usable * MOST_OF_LEFT, target * LIMIT_OVER_TARGET) if usable else 0.0
-        floor = min(RESERVE_PER_MOVE, max(0.0, self.left) / (len(own) + 1))
-        limit = max(limit, floor)
-        return MoveBudget(min(max(target, floor), limit), limit)
+        limit = min(usable * MOST_OF_LEFT, target * LIMIT_OVER_TARGET)
+        limit = min(max(limit, min(RESERVE_PER_MOVE, ceiling / (len(own) + 1))), ceiling)
+        return MoveBudget(min(target, limit), limit)
 
 
 def _eight_by_eight(empties: int, size: int) -> int:

@@ -97,6 +97,8 @@ STABLE_DEPTH = 6
 STRETCH = 1.5
 #: A selective search to the end starts this many plies below the end's depth (or at half).
 ENDGAME_GAP = 8
+#: Up to this many empties an exact search is so quick that no selective one goes first.
+QUICK_EXACT_EMPTIES = 16
 #: The hand-made evaluation's scores are squeezed about threefold (``benchmarks/evaluation.py``:
 #: its depth-4 and depth-8 estimates spread 0.27-0.33 times as wide as the exact margins, the
 #: learned ones 0.92), so a level's root noise, set on that scale, is this many times larger
@@ -478,16 +480,17 @@ def schedule(s: LevelSettings, empties: int, selective: bool) -> list[Iteration]
     each a step beyond the last: deeper and deeper at the level's selectivity (``selective``:
     the search can cut probably), then, close enough to the end, searches to the end ever
     less selectively, and last, where the level proves results, a proof of the exact margin,
-    or of win, draw or loss; a fixed depth that reaches the end solves it."""
+    or of win, draw or loss; a fixed depth that reaches the end solves it. (A level that
+    deepens without limit just deepens: its time ends it.)"""
     sel = s.selectivity if selective else FULL_WIDTH
-    selective_end = sel < FULL_WIDTH and empties <= s.selective_empties
+    selective_end = sel < FULL_WIDTH and QUICK_EXACT_EMPTIES < empties <= s.selective_empties
     last = min(s.depth, MAX_DEPTH, empties - 1)
     if selective_end:
         last = min(last, max(empties - ENDGAME_GAP, empties // 2))
     plan = [Iteration(depth, sel) for depth in range(1, max(1, last) + 1)]
     if selective_end:
         plan += [Iteration(empties, level) for level in range(sel, FULL_WIDTH)]
-    if empties <= s.exact_empties or s.depth >= empties:
+    if empties <= s.exact_empties or empties <= s.depth < MAX_DEPTH:
         plan.append(Iteration(empties))
     elif empties <= s.wld_empties:
         plan.append(Iteration(empties, FULL_WIDTH, -1, 1))

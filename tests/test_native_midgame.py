@@ -248,9 +248,13 @@ def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:
         search.negamax(p, o, 30, -INFINITY, INFINITY, legal)
     assert halted and time.perf_counter() - halted[0] < 0.5
     search.stop.clear()
-    assert search.negamax(p, o, 3, -INFINITY, INFINITY, legal) == MidgameSearch(
+    # Searching goes on as before the stops (in a position of its own: the table may hold
+    # deeper results for the one searched, which the depth-3 search would rightly use).
+    other = play_random(Board(), random.Random(6), 30)
+    q, r = side_bitboards(other)
+    assert search.negamax(q, r, 3, -INFINITY, INFINITY, other._geo.moves(q, r)) == MidgameSearch(
         8, "classic", "count", make_evaluator(8, "classic")
-    ).negamax(p, o, 3, -INFINITY, INFINITY, legal)
+    ).negamax(q, r, 3, -INFINITY, INFINITY, other._geo.moves(q, r))
 
 
 def test_the_engine_thinks_while_other_threads_run(kernels: ModuleType) -> None:
