@@ -222,7 +222,8 @@ def fit_endgame(
             )  # fmt: skip
     if not fits:
         raise InvalidPositionError(
-            f"too few endgame positions to calibrate probable cuts: no phase has {min_samples} (use more --end-positions)"
+            f"too few endgame positions to calibrate probable cuts: no phase has {min_samples} "
+            "(use more --end-positions)"
         )
     table = np.array([[f["empties"], f["shallow"], f["count"], f["slope"], f["intercept"], f["spread"]] for f in fits])
     e, shallow, count, slope, intercept, spread = table.T

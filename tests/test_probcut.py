@@ -135,7 +135,6 @@ def test_selective_searches_to_the_end_agree_with_full_width_ones_when_they_say_
     require_compiled("midgame")
     certain = uncertain = 0
     for board in _positions(range(12, 16), 10, 1):
-        p, o = board.sides()
         exact = {}
         for move in board.legal_moves:
             child = board.copy(stack=False)

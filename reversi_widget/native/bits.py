@@ -29,8 +29,8 @@ def kernel(signature: str, *, inline: bool = False) -> Callable[[F], F]:
     Kernels allocate nothing (their arrays come from the caller), so they run without numba's
     reference counting of arrays: with it, every call of a recursive search counted every
     array it passes on, and that cost several times the work of a node."""
-    compiled = njit(signature, cache=True, nogil=True, inline="always" if inline else "never", _nrt=False)
-    return cast(Callable[[F], F], compiled)
+    options: dict[str, Any] = {"cache": True, "nogil": True, "inline": "always" if inline else "never", "_nrt": False}
+    return cast(Callable[[F], F], njit(signature, **options))
 
 
 def u64(value: int) -> int:
