@@ -183,9 +183,9 @@ def wthor_games(path: Path) -> Iterator[tuple[list[int], int]]:
     data = path.read_bytes()
     (count,) = struct.unpack_from("<I", data, 4)
     for index in range(count):
-        record = data[16 + 68 * index : 16 + 68 * (index + 1)]
-        squares = [(b // 10 - 1) * 8 + b % 10 - 1 for b in record[8:68] if b]
-        yield squares, record[7]
+        raw = data[16 + 68 * index : 16 + 68 * (index + 1)]
+        squares = [(b // 10 - 1) * 8 + b % 10 - 1 for b in raw[8:68] if b]
+        yield squares, raw[7]
 
 
 def position_at(squares: list[int], empties: int) -> Board | None:

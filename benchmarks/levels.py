@@ -15,7 +15,7 @@ import time
 
 from learned_match import openings, play
 
-from reversi_widget import native
+from reversi_widget import Rules, native
 from reversi_widget.engine import Engine
 
 
@@ -33,10 +33,11 @@ def main() -> int:
     for pair in args.pairs:
         low, high = sorted(int(level) for level in pair.split("-"))
         points, games, start = 0.0, 0, time.perf_counter()
-        for index, opening in enumerate(openings(args.openings, args.seed)):
+        rules = Rules()
+        for index, opening in enumerate(openings(args.openings, args.seed, rules)):
             for high_black in (True, False):
                 strong, weak = Engine(high, seed=index), Engine(low, seed=100 + index)
-                margin = play(strong, weak, opening)[0] if high_black else -play(weak, strong, opening)[0]
+                margin = play(strong, weak, opening, rules)[0] if high_black else -play(weak, strong, opening, rules)[0]
                 points += 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
                 games += 1
         print(f"level {high} against level {low}: {points:g}/{games} ({time.perf_counter() - start:.0f} s)", flush=True)

@@ -12,6 +12,7 @@ from .explain import Explanation, explain
 from .game import Game
 from .ggf import load_ggf, read_ggf, read_ggf_games, write_ggf, write_ggf_games
 from .i18n import LANGUAGES, strings_for, translate
+from .moved import install as _install_moved_modules
 from .perft import perft
 from .rules import Rules
 from .solver import Solution, solve
@@ -66,6 +67,8 @@ __all__ = [
 
 if TYPE_CHECKING:
     from .widget import ReversiWidget
+
+_install_moved_modules()  # old paths such as reversi_widget.tables keep working
 
 
 def __getattr__(name: str) -> object:

@@ -26,6 +26,26 @@ from .search import INFINITY, MAX_DEPTH, WIN, SearchTimeout, StopSignal, exact_s
 from .solver import EndgameSearch, check_searchable, side_bitboards
 from .squares import BLACK, COLOR_NAMES, Color
 
+__all__ = [
+    "EXACT_EMPTIES",
+    "EXACT_EMPTIES_TIMED",
+    "REVIEW_CHECK_PLIES",
+    "REVIEW_EXACT_PLIES",
+    "REVIEW_EXTRA_SECONDS",
+    "REVIEW_MARKS",
+    "Analysis",
+    "MoveAnalysis",
+    "MoveReview",
+    "analyse",
+    "compiled_solver",
+    "default_depth",
+    "evaluations",
+    "exact_empties",
+    "judge",
+    "review",
+    "within_board",
+]
+
 #: Positions with at most this many empty squares are solved exactly by default (pure
 #: Python, compiled).
 EXACT_EMPTIES = (12, 20)
@@ -264,7 +284,7 @@ def analyse(
 def _children(board: Board) -> list[tuple[Move, int, int]]:
     """(move, opponent's bitboard, mover's bitboard) after each legal move."""
     p, o = side_bitboards(board)
-    flips = board._geo.flips
+    flips = board.geometry.flips
     out = []
     for move in board.legal_moves:
         sq = move.square
@@ -312,7 +332,7 @@ def _midgame_entries(
     empties = board.empty_count()
     if depth is None:
         depth = MAX_DEPTH if deadline is not None else default_depth(board.size, empties, search.selective)
-    moves = board._geo.moves
+    moves = board.geometry.moves
     children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board) if only is None or move in only]
     scores: dict[Move, int] = {}
     certain: dict[Move, bool] = {}

@@ -630,7 +630,7 @@ class Engine:
             self.last_search = SearchInfo(move, 0, 0, False, 0, time.perf_counter() - start)
             return move
         p, o = side_bitboards(board)
-        legal = board._geo.moves(p, o)
+        legal = board.geometry.moves(p, o)
         if not legal:
             move = Move(None, size)
             self.last_search = SearchInfo(move, 0, 0, False, 0, time.perf_counter() - start)

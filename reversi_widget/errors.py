@@ -10,6 +10,19 @@ from __future__ import annotations
 import os
 import reprlib
 
+__all__ = [
+    "QUOTE_LIMIT",
+    "GameLogBusyError",
+    "GameLogError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "ReversiError",
+    "cut",
+    "naming_file",
+    "quote",
+]
+
 
 class ReversiError(ValueError):
     """Base of every error this package raises for bad input."""

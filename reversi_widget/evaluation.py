@@ -31,6 +31,23 @@ from dataclasses import dataclass, fields, replace
 
 from .geometry import Geometry, geometry
 
+__all__ = [
+    "CLASSIC_WEIGHTS",
+    "GOALS",
+    "INVERTED_WEIGHTS",
+    "TERMS",
+    "Evaluate",
+    "Masks",
+    "Weights",
+    "default_weights",
+    "make_crude_evaluator",
+    "make_edge_stability",
+    "make_evaluator",
+    "masks",
+    "square_table",
+    "weight_table",
+]
+
 Evaluate = Callable[[int, int, int], int]
 
 GOALS = ("classic", "inverted")

@@ -14,6 +14,8 @@ from .errors import IllegalMoveError, InvalidPositionError
 from .rules import Rules
 from .squares import square_name
 
+__all__ = ["Game"]
+
 
 @dataclass
 class Game:

@@ -24,6 +24,8 @@ from types import ModuleType
 from . import native
 from .squares import check_size
 
+__all__ = ["DIRECTIONS", "Geometry", "flipper_source", "geometry", "move_generator_source", "squares_of"]
+
 #: (column step, row step) of the eight directions, as a learner names them.
 DIRECTIONS: dict[str, tuple[int, int]] = {
     "north": (0, -1),

@@ -52,6 +52,17 @@ from .notation import format_line
 from .rules import FREE_START, START_LAYOUTS, Rules
 from .squares import ASCII_SPACE, BLACK, COLOR_NAMES, WHITE, check_size
 
+__all__ = [
+    "MAX_GAMES",
+    "MAX_GAME_CHARS",
+    "MAX_TEXT_CHARS",
+    "load_ggf",
+    "read_ggf",
+    "read_ggf_games",
+    "write_ggf",
+    "write_ggf_games",
+]
+
 #: The limits of what is read, each refused before it costs time. The text: 16 MiB (a file's
 #: size is checked before it is read), some 35,000 real games. The games: 50,000, so that
 #: 16 MiB of the smallest games costs no more than 16 MiB of real ones (1.1 million of them

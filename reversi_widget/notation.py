@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from .errors import InvalidMoveError, InvalidPositionError, cut, quote
 from .squares import ASCII_SPACE, BLACK, LETTERS, MAX_SIZE, MIN_SIZE, WHITE, Color, parse_square
 
+__all__ = ["ParsedPosition", "format_diagram", "format_line", "parse_position", "parse_transcript"]
+
 _BLACK_CHARS = "Xx*"
 _WHITE_CHARS = "Oo"
 _EMPTY_CHARS = "-."

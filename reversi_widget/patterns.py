@@ -38,6 +38,38 @@ from typing import Any
 from .errors import InvalidPositionError, quote
 from .geometry import geometry
 
+__all__ = [
+    "BASE_PATTERNS",
+    "EXTRAS",
+    "INVERTED_WEIGHTS_FILE",
+    "MAGIC",
+    "PATTERNS",
+    "PHASES",
+    "PHASE_WIDTH",
+    "SIZE",
+    "SYMMETRIES",
+    "VERSION",
+    "WEIGHTS_FILE",
+    "WEIGHTS_FILES",
+    "Pattern",
+    "PatternWeights",
+    "Square",
+    "canonical_columns",
+    "digits",
+    "header_of",
+    "load_weights",
+    "lookup_source",
+    "make_pattern_evaluator",
+    "permuted_indices",
+    "phase_bands",
+    "phase_of",
+    "read_weights",
+    "shipped_file",
+    "weights_file",
+    "weights_per_phase",
+    "write_weights",
+]
+
 SIZE = 8
 #: Empty squares per phase: phase ``k`` holds ``5k-1`` to ``5k+3`` empties (the first from 0,
 #: the last to 60), so that one phase starts at 24 empties, where WTHOR's exact scores hold.
@@ -46,8 +78,8 @@ PHASES = 12
 EXTRAS = ("bias", "mobility", "parity")
 MAGIC = b"RWPATTERNS"
 VERSION = 2
-WEIGHTS_FILE = Path(__file__).with_name("pattern_weights.bin")
-INVERTED_WEIGHTS_FILE = Path(__file__).with_name("pattern_weights_inverted.bin")
+WEIGHTS_FILE = Path(__file__).parent / "data" / "pattern_weights.bin"
+INVERTED_WEIGHTS_FILE = Path(__file__).parent / "data" / "pattern_weights_inverted.bin"
 #: The shipped weights of every goal that has learned ones (the others keep the hand-made
 #: evaluation of ``evaluation.make_evaluator``).
 WEIGHTS_FILES: dict[str, Path] = {"classic": WEIGHTS_FILE, "inverted": INVERTED_WEIGHTS_FILE}

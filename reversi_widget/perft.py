@@ -16,6 +16,8 @@ from . import native
 from .board import Board
 from .squares import BLACK
 
+__all__ = ["WAIT_DEPTH", "perft"]
+
 #: From this depth on, ``perft`` waits for the compiled kernel rather than count in Python.
 WAIT_DEPTH = 8
 
@@ -34,7 +36,7 @@ def perft(board: Board, depth: int) -> int:
         from .native.perft import perft as compiled_perft
 
         return int(compiled_perft(board.size, p, o, depth))
-    geo = board._geo
+    geo = board.geometry
     return _perft_bits(p, o, depth, geo.moves, geo.flippers)
 
 

@@ -21,6 +21,18 @@ from typing import Protocol, runtime_checkable
 from .board import Board, Move
 from .errors import IllegalMoveError, ReversiError
 
+__all__ = [
+    "HUMAN",
+    "PLAYERS",
+    "GreedyPlayer",
+    "Player",
+    "RandomPlayer",
+    "UnknownPlayerError",
+    "make_player",
+    "player_name",
+    "register_player",
+]
+
 HUMAN = "human"
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+__all__ = ["BAR_STEPS", "NotebookProgress", "Progress", "in_kernel", "notebook_progress"]
+
 Progress = Callable[[float, str], None]
 
 #: Steps of the notebook bar (an ``IntProgress`` counts in integers).

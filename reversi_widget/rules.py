@@ -8,6 +8,8 @@ from .errors import InvalidPositionError, quote
 from .notation import parse_position
 from .squares import Color, check_size
 
+__all__ = ["FREE_START", "GOALS", "SCORINGS", "START_LAYOUTS", "PositionState", "Rules", "read_position", "supplies"]
+
 #: Where Black's two centre discs stand, for each named start (R5-R8).
 #: Keys are (row, column) offsets inside the 2x2 centre; White has the other two.
 START_LAYOUTS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {

@@ -22,6 +22,24 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+__all__ = [
+    "CLOCK_EVERY",
+    "DEADLINE",
+    "HALTED",
+    "INFINITY",
+    "MAX_DEPTH",
+    "WIN",
+    "RootInterrupted",
+    "SearchTimeout",
+    "StopSignal",
+    "bounds",
+    "exact_score",
+    "paused_gc",
+    "probe",
+    "root_search",
+    "score_to_margin",
+]
+
 #: Added to the scaled margin of a finished game, beyond any evaluation.
 WIN = 1_000_000
 #: Beyond every score of every search (fits a signed 32-bit int).

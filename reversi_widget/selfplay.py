@@ -28,6 +28,18 @@ from .rules import GOALS, Rules
 from .search import INFINITY
 from .solver import EndgameSearch, final_score_function, side_bitboards
 
+__all__ = [
+    "MAX_SOLVE_EMPTIES",
+    "MOVE_SECONDS",
+    "Game",
+    "LabelledPosition",
+    "Position",
+    "SelfPlaySettings",
+    "game_rng",
+    "label_game",
+    "play_game",
+]
+
 #: The engine's budget a move: far more than a fixed-depth level needs, so that no move is
 #: cut short by the clock and the games repeat exactly from their seed on any machine.
 MOVE_SECONDS = 60.0

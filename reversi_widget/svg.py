@@ -16,20 +16,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .board import Board, Move
-from .drawing.markup import SvgImage, element, number
-from .drawing.markup import escape as escape  # the pieces stay importable from here
-from .drawing.position import CELL as CELL
-from .drawing.position import ORIENTATIONS as ORIENTATIONS
-from .drawing.position import SYMBOLS, board_element, check_size
-from .drawing.themes import FONT, THEMES, theme_named
-from .drawing.themes import Theme as Theme
+from .drawing.markup import coordinate, element
+from .drawing.position import board_element, check_pixels
+from .drawing.themes import FONT, theme_named
 from .errors import ReversiError
 from .squares import Square
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["SYMBOLS", "THEMES", "SvgImage", "board", "boards", "game"]
+# isort: off
+# The pieces, importable from here as before (each is defined in reversi_widget.drawing).
+from .drawing.markup import SvgImage as SvgImage, escape as escape
+from .drawing.position import CELL as CELL, ORIENTATIONS as ORIENTATIONS, SYMBOLS as SYMBOLS
+from .drawing.themes import THEMES as THEMES, Theme as Theme
+# isort: on
+
+__all__ = ["board", "boards", "game"]
 
 DEFAULT_SIZE = 360  # pixels for one board when size=None: readable, not the whole output width
 DEFAULT_GRID_SIZE = 180  # pixels for each board of a grid
@@ -66,7 +69,7 @@ def board(
     return SvgImage(
         board_element(
             board,
-            pixels=check_size(size, DEFAULT_SIZE),
+            pixels=check_pixels(size, DEFAULT_SIZE),
             root=True,
             coordinates=coordinates,
             lastmove=lastmove,
@@ -111,7 +114,7 @@ def boards(
     if captions is not None and len(captions) != len(items):
         raise ReversiError(f"{len(captions)} captions for {len(items)} positions: give one caption per position")
     pal = theme_named(theme)
-    cell = check_size(size, DEFAULT_GRID_SIZE)
+    cell = check_pixels(size, DEFAULT_GRID_SIZE)
     caption_h = CAPTION_HEIGHT if captions is not None else 0
     cols = max(1, min(columns, len(items)))
     rows = math.ceil(len(items) / cols) if items else 0
@@ -145,7 +148,7 @@ def boards(
     attrs = {
         "xmlns": "http://www.w3.org/2000/svg",
         "class": "reversi-boards",
-        "viewBox": f"0 0 {number(width)} {number(height)}",
+        "viewBox": f"0 0 {coordinate(width)} {coordinate(height)}",
         "width": width,
         "height": height,
         "data-count": len(items),

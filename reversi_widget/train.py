@@ -59,6 +59,32 @@ from .solver import EndgameSearch
 from .squares import parse_square
 from .wthor import WthorRecord, read_wthor
 
+__all__ = [
+    "DEFAULT_DAMP",
+    "DEFAULT_DATA",
+    "DEFAULT_SELF_PLAY_GAMES",
+    "DEFAULT_SELF_PLAY_SEED",
+    "FIRST_YEAR",
+    "LAST_YEAR",
+    "THEORETICAL_EMPTIES",
+    "Fit",
+    "Positions",
+    "T",
+    "design_matrix",
+    "features",
+    "fit",
+    "load_games",
+    "main",
+    "pattern_columns",
+    "positions_of",
+    "positions_of_labelled",
+    "progress_bar",
+    "self_play",
+    "self_play_data",
+    "wthor_data",
+    "wthor_files",
+]
+
 #: The training years; later years are the test set and are never read here.
 FIRST_YEAR = 1977
 LAST_YEAR = 2015

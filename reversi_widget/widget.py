@@ -18,89 +18,57 @@ at once. The engine's levels are player names: ``white="expert"``.
 
 from __future__ import annotations
 
-import sys
 import threading
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
-import anywidget
 import traitlets
 
-from .analysis import evaluations
 from .board import Board, Move, Outcome
 from .errors import InvalidPositionError
 from .game import Game
 from .play import checks
-from .play.aids import AidKey, Aids, AnalysisRefusedError
-from .play.checks import (
-    ANIMATION_STEP,
-    ANIMATIONS,
-    MAX_FILL_LENGTH,
-    MAX_MARK_LENGTH,
-    MAX_PIXELS,
-    MIN_PIXELS,
-    SETTINGS,
-    SHOWN_MAX,
-    THEMES,
-    InvalidAnnotationError,
-    InvalidSettingError,
-    Language,
-    UnknownLanguageError,
-    checked_language,
-    sort_state,
-)
-from .play.intents import INTENTS, MAX_INTENT_SIZE, TIMELESS_INTENTS, parse, perform
+from .play.aids import Aids
+from .play.checks import ANIMATION_STEP, checked_language, sort_state
+from .play.editor import edit_action
+from .play.intents import parse, perform
 from .play.loading import read_board
-from .play.modes_api import KeptTry, ModeMethods
-from .play.session import DEMO_LINE_STEPS, NavigationError, Session
-from .play.texts import LEVEL_NAMES, Joined, Refusal, Renders, Text, quote
-from .play.view import REVIEW_MARKS, picture
-from .play.workers import PROGRESS_EVERY, Backlog, Callbacks, Workers
+from .play.puzzling import PuzzleMode, puzzle_action
+from .play.session import Session
+from .play.texts import Joined, Refusal, Renders, Text, quote_input
+from .play.traits import FRONT_END_CONFIG, WidgetTraits
+from .play.view import picture
+from .play.workers import Callbacks, Workers
 from .players import make_player
+from .puzzles.puzzle import Puzzle
 from .records import GameLog
 from .rules import Rules
 from .squares import BLACK, WHITE
 
-# fmt: off
-__all__ = [
-    "ANIMATIONS", "ANIMATION_STEP", "ASSETS", "DEMO_LINE_STEPS", "INTENTS", "LEVEL_NAMES", "MAX_FILL_LENGTH",
-    "MAX_INTENT_SIZE", "MAX_MARK_LENGTH", "MAX_PIXELS", "MIN_PIXELS", "PROGRESS_EVERY", "REVIEW_MARKS", "SETTINGS",
-    "THEMES", "TIMELESS_INTENTS", "AidKey", "AnalysisRefusedError", "GameOverCallback", "InvalidAnnotationError",
-    "InvalidSettingError", "MoveCallback", "NavigationError", "ReversiWidget", "UnknownLanguageError", "evaluations"
-]
-# fmt: on
+# isort: off
+# Names this module exported before they got homes of their own: still importable from here.
+from .analysis import REVIEW_MARKS as REVIEW_MARKS, evaluations as evaluations
+from .play.aids import AidKey as AidKey, AnalysisRefusedError as AnalysisRefusedError
+from .play.checks import ANIMATIONS as ANIMATIONS, MAX_FILL_LENGTH as MAX_FILL_LENGTH, SETTINGS as SETTINGS
+from .play.checks import MAX_MARK_LENGTH as MAX_MARK_LENGTH, MAX_PIXELS as MAX_PIXELS, MIN_PIXELS as MIN_PIXELS
+from .play.checks import SHOWN_MAX as SHOWN_MAX, THEME_NAMES as THEMES  # noqa: F401 (THEMES, renamed there)
+from .play.checks import InvalidAnnotationError as InvalidAnnotationError
+from .play.checks import InvalidSettingError as InvalidSettingError, UnknownLanguageError as UnknownLanguageError
+from .play.intents import INTENTS as INTENTS, MAX_INTENT_SIZE as MAX_INTENT_SIZE
+from .play.intents import TIMELESS_INTENTS as TIMELESS_INTENTS
+from .play.session import DEMO_LINE_STEPS as DEMO_LINE_STEPS, NavigationError as NavigationError
+from .play.texts import LEVEL_NAMES as LEVEL_NAMES
+from .play.traits import ASSETS as ASSETS, running_in_marimo as running_in_marimo
+from .play.workers import PROGRESS_EVERY as PROGRESS_EVERY
+# isort: on
 
-_HERE = Path(__file__).parent
-#: Wheels carry the front end in ``static/``; editable installs and the repository use ``js/``.
-ASSETS = _HERE / "static" if (_HERE / "static").is_dir() else _HERE.parent / "js"
-
-#: The constants js/widget.js draws with, defined here only (js/PROTOCOL.md, ``config``).
-FRONT_END_CONFIG = {
-    "animations": list(ANIMATIONS),
-    "animation_ms": {name: round(step * 1000) for name, step in ANIMATION_STEP.items()},
-    "themes": list(THEMES),
-    "demo_line_steps": DEMO_LINE_STEPS,
-    "report_shown": False,
-}
-
-
-def running_in_marimo() -> bool:
-    """marimo re-runs the cells that read a widget only when a view writes to it: there the
-    views report each new picture in ``shown`` (js/PROTOCOL.md)."""
-    marimo = sys.modules.get("marimo")
-    running = getattr(marimo, "running_in_notebook", None)
-    try:
-        return bool(callable(running) and running())
-    except Exception:  # an unknown marimo version: behave as in Jupyter
-        return False
-
+__all__ = ["GameOverCallback", "MoveCallback", "ReversiWidget"]
 
 MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
 
 
-class ReversiWidget(ModeMethods, anywidget.AnyWidget):
+class ReversiWidget(WidgetTraits):
     """A Reversi game in a notebook cell: click to play, or drive it from Python.
 
     ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a
@@ -139,97 +107,6 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
     passed to ``analyse``/``review`` (None: their defaults).
     """
 
-    _esm = ASSETS / "widget.js"
-    _css = ASSETS / "widget.css"
-
-    # -- the picture of the game: written by Python only (js/PROTOCOL.md) ----------------
-    board_size = traitlets.Int(8).tag(sync=True, echo_update=False)
-    discs = traitlets.Unicode("").tag(sync=True, echo_update=False)
-    turn = traitlets.Unicode("black").tag(sync=True, echo_update=False)
-    ply = traitlets.Int(0).tag(sync=True, echo_update=False)
-    legal = traitlets.Dict().tag(sync=True, echo_update=False)
-    last_move = traitlets.Unicode("").tag(sync=True, echo_update=False)
-    last_flips: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
-    counts = traitlets.Dict().tag(sync=True, echo_update=False)
-    supply = traitlets.Dict().tag(sync=True, echo_update=False)
-    status = traitlets.Unicode("").tag(sync=True, echo_update=False)
-    notice = traitlets.Unicode("").tag(sync=True, echo_update=False)
-    notice_kind = traitlets.Unicode("info").tag(sync=True, echo_update=False)
-    notice_id = traitlets.Int(0).tag(sync=True, echo_update=False)
-    game_over = traitlets.Bool(False).tag(sync=True, echo_update=False)
-    result = traitlets.Unicode("").tag(sync=True, echo_update=False)
-    moves: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
-    can_undo = traitlets.Bool(False).tag(sync=True, echo_update=False)
-    can_redo = traitlets.Bool(False).tag(sync=True, echo_update=False)
-    thinking = traitlets.Bool(False).tag(sync=True, echo_update=False)
-    players = traitlets.Dict().tag(sync=True, echo_update=False)
-    strings = traitlets.Dict().tag(sync=True, echo_update=False)
-    count_labels = traitlets.Dict().tag(sync=True, echo_update=False)
-    demo = traitlets.Dict().tag(sync=True, echo_update=False)
-    practice_move = traitlets.Unicode("").tag(sync=True, echo_update=False)
-    practice_flips: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
-    practice_wrong: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
-    practice_missed: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
-    practice_mistakes = traitlets.Int(0).tag(sync=True, echo_update=False)
-    practice_moves = traitlets.Int(0).tag(sync=True, echo_update=False)
-    hints: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
-    scores = traitlets.Dict().tag(sync=True, echo_update=False)
-    review_moves: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True, echo_update=False)
-    evaluations: traitlets.List[float] = traitlets.List().tag(sync=True, echo_update=False)
-    busy = traitlets.Unicode("").tag(sync=True, echo_update=False)
-    progress = traitlets.Float(0.0).tag(sync=True, echo_update=False)
-    can_review = traitlets.Bool(False).tag(sync=True, echo_update=False)
-    can_pause = traitlets.Bool(False).tag(sync=True, echo_update=False)
-    puzzle_state = traitlets.Dict().tag(sync=True, echo_update=False)
-    editing = traitlets.Bool(False).tag(sync=True, echo_update=False)
-    position = traitlets.Unicode("").tag(sync=True, echo_update=False)
-    actions = traitlets.Dict().tag(sync=True, echo_update=False)
-    rule_notes: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
-    config = traitlets.Dict(FRONT_END_CONFIG).tag(sync=True, echo_update=False)
-
-    # -- annotations: set from Python, drawn by the front end ----------------------------
-    fill = traitlets.Dict().tag(sync=True, echo_update=False)
-    marks = traitlets.Dict().tag(sync=True, echo_update=False)
-    arrows: traitlets.List[list[str]] = traitlets.List().tag(sync=True, echo_update=False)
-
-    # -- settings: Python keywords that a front end may also change ----------------------
-    show_legal = traitlets.Bool(True).tag(sync=True)
-    show_flips = traitlets.Bool(True).tag(sync=True)
-    show_coordinates = traitlets.Bool(True).tag(sync=True)
-    show_me = traitlets.Bool(False).tag(sync=True)
-    practice = traitlets.Bool(False).tag(sync=True)
-    show_scores = traitlets.Bool(False).tag(sync=True)
-    animation = traitlets.Enum(ANIMATIONS, default_value="normal").tag(sync=True)
-    theme = traitlets.Enum(THEMES, default_value="auto").tag(sync=True)
-    size = traitlets.Int(None, allow_none=True, min=MIN_PIXELS, max=MAX_PIXELS).tag(sync=True)
-    #: Written by the views, read by nobody here: a fingerprint of the picture they drew last,
-    #: so that marimo sees a front-end change after every move (only where config says so).
-    shown = traitlets.Int(0, min=0, max=SHOWN_MAX).tag(sync=True)
-
-    # -- Python settings (synced so views know them, but only Python may change them) --------
-    language = Language().tag(sync=True)
-    paused = traitlets.Bool(False).tag(sync=True)
-
-    # -- Python-only settings --------------------------------------------------------------
-    rules = traitlets.Instance(Rules)
-    black = traitlets.Any("human")
-    white = traitlets.Any("human")
-    move_delay = traitlets.Float(0.0, min=0.0)
-    analysis_depth = traitlets.Int(None, allow_none=True)
-    analysis_time_limit = traitlets.Float(None, allow_none=True)
-
-    #: The traits only Python writes; the front end's writes to them are reverted.
-    # fmt: off
-    READ_ONLY = (
-        "board_size", "discs", "turn", "ply", "legal", "last_move", "last_flips", "counts", "supply", "status",
-        "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "can_undo", "can_redo", "thinking",
-        "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
-        "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_moves", "evaluations",
-        "busy", "progress", "can_review", "can_pause", "config", "puzzle_state", "editing", "position",
-        "actions", "rule_notes"
-    )
-    # fmt: on
-
     def __init__(
         self,
         board: Board | Game | str | None = None,
@@ -261,13 +138,12 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         self._workers = Workers(self.hold_sync, self._settle, self._callback_failed, self.log)
         self._move_callbacks: Callbacks[MoveCallback] = Callbacks(self._workers.lock)
         self._over_callbacks: Callbacks[GameOverCallback] = Callbacks(self._workers.lock)
-        self._tries: Backlog[KeptTry] = Backlog()  # puzzle tries on their way to the log
-        self._puzzle_sides_of: tuple[int, bool] | None = None  # the puzzle whose sides are set
         start = read_board(board, rules)
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
         self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log)
         self._aids = Aids(self._session)
+        self._puzzles = PuzzleMode(self._session, self._workers)
         self._session.paused = bool(kwargs.get("paused", False))  # the first picture says so
         first = picture(self._session, self._aids, checked_language(language))
         super().__init__(
@@ -360,7 +236,7 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         """Show the position after ``ply`` moves of the line (0 is the start). A computer
         plays on only at the end of the line; in the middle the game waits for review."""
         if isinstance(ply, bool) or not isinstance(ply, int):
-            raise NavigationError(f"jump to {quote(ply)}: expected a ply from 0 to {len(self.line)}")
+            raise NavigationError(f"jump to {quote_input(ply)}: expected a ply from 0 to {len(self.line)}")
         self._act(lambda session: session.jump(ply))
 
     def new_game(self, rules: Rules | None = None) -> None:
@@ -411,9 +287,9 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         """Ring the best move(s) for the side to move (the ``hints`` trait) and say them in a
         notice. The analysis runs away from the kernel (a worker thread, or slices on the
         event loop where there are no threads), so this returns at once; the ring goes when
-        the position changes. Raises ``AnalysisRefusedError`` (and changes
-        nothing) when there is no move to hint: the game is over, a computer is to move,
-        the side to move must pass, or the free start's centre discs are being placed."""
+        the position changes. Raises ``AnalysisRefusedError`` (and changes nothing) when
+        there is no move to hint: the game is over, a computer is to move, the side to move
+        must pass, or the free start's centre discs are being placed."""
         self._act(lambda session: self._aids.hint())
 
     def review(self) -> None:
@@ -428,13 +304,81 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
     def wait(self, timeout: float | None = None) -> bool:
         """Block until no computer move is pending, no hint, score or review analysis runs,
         every puzzle try is kept in the log and every ``on_move``/``on_game_over`` callback
-        already due has run (True), or
-        ``timeout`` seconds pass (False). With two unpaused computers this
-        waits for the end of the game. Meant for scripts and tests: in a notebook it blocks
-        the kernel until it returns."""
+        already due has run (True), or ``timeout`` seconds pass (False). With two unpaused
+        computers this waits for the end of the game. Meant for scripts and tests: in a
+        notebook it blocks the kernel until it returns."""
         return self._workers.wait(
-            lambda: self._session.pending is not None or self._aids.busy() or self._tries.busy(), timeout
+            lambda: self._session.pending is not None or self._aids.busy() or self._puzzles.tries.busy(), timeout
         )
+
+    # -- puzzles (``play/puzzling.py``) and the position editor (``play/editor.py``) ------------
+
+    def start_puzzles(self, puzzles: Puzzle | Sequence[Puzzle], *, learner: str = "") -> None:
+        """Puzzle mode: show the first of ``puzzles``, the learner on the side to move and
+        perfect defence on the other. ``learner`` names who plays, in the log."""
+        with self._operation():
+            self._puzzles.start(puzzles, learner)
+
+    def stop_puzzles(self) -> None:
+        """Leave puzzle mode; the position stays, both sides human."""
+        with self._operation():
+            self._puzzles.stop()
+            self.black = self.white = "human"
+
+    def next_puzzle(self) -> None:
+        """The next puzzle of the list (``ReversiError`` after the last one)."""
+        self._act(lambda session: puzzle_action(session, "puzzle_next"))
+
+    def retry_puzzle(self) -> None:
+        """Back to the puzzle's position; the score keeps the first try."""
+        self._act(lambda session: puzzle_action(session, "puzzle_retry"))
+
+    def show_solution(self) -> None:
+        """Say the answer and ring it; an untried puzzle then counts as not solved."""
+        self._act(lambda session: puzzle_action(session, "puzzle_solution"))
+
+    def play_out(self) -> None:
+        """Perfect play for both sides from the position shown to the end of the game, a
+        move every ``puzzling.PLAY_OUT_DELAY`` seconds (or ``move_delay``, if longer), so the
+        learner sees why. Refused before a move was tried or the solution shown."""
+        self._act(lambda session: puzzle_action(session, "puzzle_play_out"))
+
+    @property
+    def current_puzzle(self) -> Puzzle | None:
+        run = self._session.puzzles
+        return None if run is None else run.puzzle
+
+    @property
+    def puzzle_score(self) -> tuple[int, int]:
+        """(puzzles solved at the first try, puzzles tried) in this session."""
+        run = self._session.puzzles
+        return (0, 0) if run is None else run.score
+
+    def edit(self) -> None:
+        """Edit mode: the board shows the position being set up; the game waits."""
+        self._act(lambda session: edit_action(session, "edit"))
+
+    def edit_square(self, square: Move | str) -> None:
+        """Cycle a square empty -> black -> white -> empty."""
+        self._act(lambda session: edit_action(session, "edit_square", session.board.parse_move(square)))
+
+    def edit_turn(self, color: str) -> None:
+        """``"black"`` or ``"white"`` to move."""
+        self._act(lambda session: edit_action(session, "edit_turn", color=color))
+
+    def edit_clear(self) -> None:
+        self._act(lambda session: edit_action(session, "edit_clear"))
+
+    def edit_start(self) -> None:
+        self._act(lambda session: edit_action(session, "edit_start"))
+
+    def edit_done(self) -> None:
+        """Leave edit mode with the position set up; refused (and still editing) when the
+        rules cannot accept it: empty centre squares, a disc apart, a side that must pass."""
+        self._act(lambda session: edit_action(session, "edit_done"))
+
+    def edit_cancel(self) -> None:
+        self._act(lambda session: edit_action(session, "edit_cancel"))
 
     # -- callbacks ------------------------------------------------------------------------------
 
@@ -485,11 +429,13 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         """At the end of every operation: start what is due (a computer's move, an analysis),
         tell the callbacks of the moves played, and redraw every view."""
         session, workers = self._session, self._workers
-        self._puzzle_sides()
-        self._judge()
+        sides = self._puzzles.new_sides()
+        if sides is not None:
+            self.black, self.white = sides
+        self._puzzles.judge(self.game_log)
         player = session.computer_due()
         if player is not None:
-            workers.computer_move(session, player, self._computer_delay)
+            workers.computer_move(session, player, lambda: self._puzzles.computer_delay(self.move_delay))
         for job in self._aids.due():
             workers.run_job(job)
         for played in session.played:
@@ -534,16 +480,14 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         except Exception as error:  # a bug must not escape into the kernel's comm handler
             try:
                 with self._operation():
-                    self._refuse("error", Text("notice_refused_internal", error=quote(error)))
+                    self._refuse("error", Text("notice_refused_internal", error=quote_input(error)))
             except Exception:
                 self.log.exception("reversi-widget could not refuse an intent")
 
     def _apply_intent(self, content: object, buffers: object) -> Refusal | None:
         """Apply a valid intent and return None, or return why it is refused (unchanged)."""
         intent = parse(content, buffers, self._session)
-        if isinstance(intent, Refusal):
-            return intent
-        return perform(intent, self._session, self._aids)
+        return intent if isinstance(intent, Refusal) else perform(intent, self._session, self._aids)
 
     def _refuse(self, kind: str, text: Renders) -> None:
         self._session.notify(kind, text)
@@ -557,7 +501,7 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         try:
             with self._operation():
                 if not isinstance(sync_data, dict):
-                    self._session.notify("error", Text("notice_unknown_state", got=quote(sync_data)))
+                    self._session.notify("error", Text("notice_unknown_state", got=quote_input(sync_data)))
                     return
                 accepted, reverted, problems = sort_state(sync_data, self.keys, self.traits())
                 if accepted:
@@ -571,7 +515,7 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
 
     # -- validation and reactions to Python-side changes -------------------------------------
 
-    @traitlets.validate(*READ_ONLY)
+    @traitlets.validate(*WidgetTraits.READ_ONLY)
     def _only_the_widget_writes(self, proposal: Any) -> Any:
         if self._workers.writer != threading.get_ident():
             name = proposal["trait"].name
@@ -579,11 +523,6 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
                 f"{name} is part of the game's picture and is written by the widget; "
                 f"change the game with play(), undo(), redo(), jump(), new_game() or load()"
             )
-        return proposal["value"]
-
-    @traitlets.validate("black", "white")
-    def _valid_player(self, proposal: Any) -> Any:
-        make_player(proposal["value"])  # raises UnknownPlayerError for anything unusable
         return proposal["value"]
 
     @traitlets.observe("black", "white")
@@ -610,14 +549,6 @@ class ReversiWidget(ModeMethods, anywidget.AnyWidget):
         if self._ready:
             with self._operation():
                 self._session.set_paused(change["new"])
-
-    @traitlets.validate("analysis_depth")
-    def _valid_analysis_depth(self, proposal: Any) -> int | None:
-        return checks.analysis_depth(proposal["value"])
-
-    @traitlets.validate("analysis_time_limit")
-    def _valid_analysis_time_limit(self, proposal: Any) -> float | None:
-        return checks.analysis_time_limit(proposal["value"])
 
     @traitlets.observe("analysis_depth", "analysis_time_limit")
     def _analysis_settings_changed(self, change: Any) -> None:

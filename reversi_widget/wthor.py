@@ -44,6 +44,20 @@ from .game import Game
 from .rules import Rules
 from .squares import square_name
 
+__all__ = [
+    "BLOCK_RECORDS",
+    "HEADER",
+    "MAX_RECORDS",
+    "PLAYERS_FILE",
+    "PLAYER_NAME_BYTES",
+    "RECORD",
+    "TOURNAMENTS_FILE",
+    "TOURNAMENT_NAME_BYTES",
+    "WthorRecord",
+    "read_wthor",
+    "replay",
+]
+
 HEADER = struct.Struct("<BBBBIHHBBBx")
 RECORD = struct.Struct("<HHHBB60s")
 PLAYER_NAME_BYTES = 20

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from .errors import ReversiError
 
+__all__ = ["SAMPLE", "WTHOR_ENV", "WTHOR_SOURCE", "WthorFolderError", "wthor_folder", "wthor_years"]
+
 #: The public database: the French Othello Federation's download page.
 WTHOR_SOURCE = "https://www.ffothello.org/informatique/la-base-wthor/"
 #: The environment variable naming a folder of WTHOR files.

@@ -3,6 +3,11 @@
 # browser tests, a virtual environment with the test extras and the compiled core (numba),
 # then lint, types and tests; then the rules, engine, solver and perft tests once more on
 # the pure-Python path, which installs without numba get.
+#
+# The tests run on every core (pytest-xdist; tests/conftest.py says how they are split).
+# Types are checked meanwhile, and the compiled core is compiled once before the tests, so
+# that each worker loads it from numba's cache instead of compiling it again.
+# The JupyterLite site is built while the packages install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,14 +18,38 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q chromium
 fi
 
+# The JupyterLite site that tests/test_lite.py opens builds meanwhile, from this clone: its
+# downloads and its own build tools overlap the installs below (tests/lite_site.py waits for it).
+# It runs in a process group of its own, ended with this script if it is still running then.
+export REVERSI_LITE_BUILD_LOG
+REVERSI_LITE_BUILD_LOG=$(mktemp)
+setsid bash -c 'status=0; bash scripts/lite.sh >"$1" 2>&1 || status=$?; echo "$status" >"$1.part"; mv "$1.part" "$1.status"' \
+  lite-build "$REVERSI_LITE_BUILD_LOG" &
+lite_build=$!
+trap 'kill -- "-$lite_build" 2>/dev/null || true' EXIT
+
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test,fast,train]"
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/mypy
-.venv/bin/python -m pytest "$@"
-REVERSI_WIDGET_PURE=1 .venv/bin/python -m pytest tests/test_rules.py tests/test_board.py tests/test_geometry.py \
-  tests/test_properties.py tests/test_perft.py tests/test_solver.py tests/test_engine.py tests/test_analysis.py \
-  tests/test_search.py
+
+types=$(mktemp)
+.venv/bin/mypy >"$types" 2>&1 &
+mypy_pid=$!
+
+.venv/bin/python -c 'from reversi_widget import native; assert all(native.wait(k) for k in native.KERNELS)'
+
+parallel=(-n auto --dist loadgroup --no-loadscope-reorder)
+status=0
+.venv/bin/python -m pytest "${parallel[@]}" "$@" || status=$?
+wait "$mypy_pid" || status=1
+cat "$types"
+rm -f "$types"
+# These modules share no module-wide fixture: their tests are spread one by one, so that the
+# longest module (test_analysis.py) does not run on one worker alone.
+REVERSI_WIDGET_PURE=1 .venv/bin/python -m pytest -n auto --dist load tests/test_rules.py tests/test_board.py \
+  tests/test_geometry.py tests/test_properties.py tests/test_perft.py tests/test_solver.py tests/test_engine.py \
+  tests/test_analysis.py tests/test_search.py || status=$?
+exit "$status"

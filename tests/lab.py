@@ -6,6 +6,9 @@ Shared by the browser tests that need a real Jupyter server and kernel (the serv
 
 from __future__ import annotations
 
+import http.cookiejar
+import json
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,22 @@ class Server:
 EXPOSE_APP = ["--LabApp.expose_app_in_browser=True", "--JupyterNotebookApp.expose_app_in_browser=True"]
 
 
+def shut_down_kernels(server: Server) -> None:
+    """Shut down every kernel of the server (a test's notebooks do not outlive it). The
+    server wants its XSRF cookie back in a header, as JupyterLab sends it."""
+    cookies = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
+    with opener.open(f"{server.url}/lab", timeout=30):  # a page sets the cookie
+        pass
+    with opener.open(f"{server.url}/api/kernels", timeout=30) as response:
+        kernels = json.load(response)
+    xsrf = next((cookie.value or "" for cookie in cookies if cookie.name == "_xsrf"), "")
+    for kernel in kernels:
+        url = f"{server.url}/api/kernels/{kernel['id']}"
+        with opener.open(urllib.request.Request(url, method="DELETE", headers={"X-XSRFToken": xsrf}), timeout=30):
+            pass
+
+
 def write_notebook(server: Server, name: str, *sources: str) -> str:
     nb = nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell(src) for src in sources],
@@ -38,7 +57,7 @@ def open_and_run(page: Any, url: str) -> str:
     """Open a notebook, wait for its kernel, run every cell; return a CSS selector for the
     notebook's panel (JupyterLab may restore other tabs)."""
     page.goto(url)
-    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    page.wait_for_function(KERNEL_IDLE, timeout=300_000)
     panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     return f"#{panel}"

@@ -14,6 +14,7 @@ import http.server
 import os
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,6 +29,11 @@ SITE = ROOT / "lite" / "_output"
 QUIET_BROWSER = ["--disable-features=AutofillServerCommunication"]
 #: scripts/lite.sh's exit status when a tool it needs (Python 3.12+, npm) is missing.
 TOOL_MISSING = 3
+#: Set by scripts/test.sh, which starts scripts/lite.sh before the tests: the build's log.
+#: Its exit status is written to the same path with ``.status`` added when it ends.
+EARLY_BUILD_ENV = "REVERSI_LITE_BUILD_LOG"
+#: Seconds to wait for that build at most (it downloads Pyodide and the build tools).
+EARLY_BUILD_WAIT = 1800
 
 
 class BuildFailed(RuntimeError):
@@ -39,12 +45,29 @@ class BuildFailed(RuntimeError):
 
 
 def build_site() -> Path:
-    """Build lite/_output/ from this clone with scripts/lite.sh and return it."""
-    done = subprocess.run(["bash", str(ROOT / "scripts" / "lite.sh")], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        output = (done.stdout + done.stderr)[-4000:]
-        raise BuildFailed(output, missing_tool=done.returncode == TOOL_MISSING)
+    """Build lite/_output/ from this clone with scripts/lite.sh and return it. Where
+    scripts/test.sh started that build before the tests (``EARLY_BUILD_ENV``), wait for it
+    instead: the same script on the same clone, begun while the packages were installing."""
+    log = os.environ.get(EARLY_BUILD_ENV)
+    if log:
+        status, output = wait_for_build(Path(log))
+    else:
+        done = subprocess.run(["bash", str(ROOT / "scripts" / "lite.sh")], capture_output=True, text=True, check=False)
+        status, output = done.returncode, done.stdout + done.stderr
+    if status != 0:
+        raise BuildFailed(output[-4000:], missing_tool=status == TOOL_MISSING)
     return SITE
+
+
+def wait_for_build(log: Path) -> tuple[int, str]:
+    """(exit status, output) of the build that writes ``log``, once it has ended."""
+    status = log.with_name(log.name + ".status")
+    deadline = time.monotonic() + EARLY_BUILD_WAIT
+    while not status.exists():
+        if time.monotonic() > deadline:
+            return 1, f"scripts/lite.sh started by scripts/test.sh did not end in {EARLY_BUILD_WAIT} s"
+        time.sleep(1)
+    return int(status.read_text()), log.read_text(errors="replace")
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

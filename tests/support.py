@@ -133,7 +133,7 @@ def jupyter_lab(root: Path, extra_args: Sequence[str] = ()) -> Iterator[str]:
         )
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 300  # ends when the server answers; long only on a loaded machine
             while True:
                 try:
                     with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:

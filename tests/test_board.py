@@ -256,7 +256,7 @@ def test_rules_are_immutable_and_checked() -> None:
         rules.size = 6  # type: ignore[misc]
     for bad in (dict(goal="reverse"), dict(scoring="points"), dict(supply=True), dict(start=5)):
         with pytest.raises(InvalidPositionError):
-            Rules(**bad)  # type: ignore[arg-type]
+            Rules(**bad)
 
 
 def test_a_position_without_rules_brings_its_own_size() -> None:

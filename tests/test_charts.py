@@ -23,6 +23,13 @@ def parse(image: str) -> ET.Element:
     return ET.fromstring(image)
 
 
+def element_at(element: ET.Element, path: str) -> ET.Element:
+    """The first element at ``path`` under ``element``, which must be there."""
+    match = element.find(path, NS)
+    assert match is not None, f"no {path}"
+    return match
+
+
 def bars(root: ET.Element) -> list[ET.Element]:
     return root.findall(".//s:rect[@class='bar']", NS)
 
@@ -99,7 +106,7 @@ def test_disc_count_follows_the_game() -> None:
     assert set(series) == {"Black", "White"}
     counts = [(b.count(BLACK), b.count(WHITE)) for b in game.positions()]
     for name, column in (("Black", 0), ("White", 1)):
-        line = series[name].find("s:polyline[@class='line']", NS)
+        line = element_at(series[name], "s:polyline[@class='line']")
         points = [tuple(map(float, p.split(","))) for p in line.attrib["points"].split()]
         assert len(points) == len(game) + 1
         xs = [x for x, _ in points]

@@ -272,7 +272,7 @@ def test_seed_words_are_used() -> None:
 
 
 def test_every_python_widget_string_is_translated() -> None:
-    from reversi_widget import strings
+    from reversi_widget.play import strings
 
     english = strings_for("en")
     missing = set(strings.ENGLISH) - set(english)
@@ -284,7 +284,7 @@ def test_every_python_widget_string_is_translated() -> None:
 def test_every_key_the_front_end_names_is_sent_in_every_language() -> None:
     """js/widget.js shows only texts of the ``strings`` trait: each key it names literally must
     be one Python sends (``FRONT_END_KEYS``), and every language must have all of those."""
-    from reversi_widget.strings import FRONT_END_KEYS
+    from reversi_widget.play.strings import FRONT_END_KEYS
 
     source = (ROOT / "js" / "widget.js").read_text(encoding="utf-8")
     named = set(re.findall(r"\bS\(\"(\w+)\"\)", source))

@@ -6,11 +6,14 @@ stopping through the stop signal."""
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from types import ModuleType
+from typing import Any, cast
 
 import pytest
 
@@ -58,7 +61,7 @@ def test_the_compiled_evaluation_equals_the_pure_one(kernels: ModuleType, size: 
         for board in random_positions(size, 12, rng.randint(0, 10**6)):
             black, white = board.bitboards()
             for p, o in ((black, white), (white, black)):
-                legal = board._geo.moves(p, o)
+                legal = board.geometry.moves(p, o)
                 expected = pure(p, o, legal)
                 assert evaluate(size, p, o, legal, table, NO_PATTERNS.tables, NO_PATTERNS.extras) == expected
                 checked += 1
@@ -80,7 +83,7 @@ def test_the_compiled_learned_evaluation_equals_the_pure_one(
         for board in random_positions(8, 6, 11):
             black, white = board.bitboards()
             for p, o in ((black, white), (white, black)):
-                legal = board._geo.moves(p, o)
+                legal = board.geometry.moves(p, o)
                 assert evaluate(8, p, o, legal, hand, arrays.tables, arrays.extras) == pure(p, o, legal), board
                 checked += 1
         assert checked > 600
@@ -90,7 +93,7 @@ def searches_agree(pure: MidgameSearch, compiled: Callable[[], Midgame], board: 
     """The compiled search (``compiled()`` makes a fresh one) scores ``board`` as the pure one
     at every depth from a fresh table, and a narrow window gives a bound on the right side."""
     p, o = side_bitboards(board)
-    legal = board._geo.moves(p, o)
+    legal = board.geometry.moves(p, o)
     for depth in depths:
         pure.table.clear()
         expected = pure.negamax(p, o, depth, -INFINITY, INFINITY, legal)
@@ -118,7 +121,7 @@ def test_the_compiled_learned_search_scores_like_the_pure_one(
                 arrays = arrays_of(path)
                 searches_agree(
                     MidgameSearch(8, goal, scoring, make_pattern_evaluator(path)),
-                    lambda goal=goal, arrays=arrays: kernels.NativeMidgame(8, goal, scoring, patterns=arrays),
+                    partial(kernels.NativeMidgame, 8, goal, scoring, patterns=arrays),
                     board,
                     range(1, 6),
                 )
@@ -137,7 +140,7 @@ def test_the_compiled_search_scores_like_the_pure_one(kernels: ModuleType, size:
         weights = default_weights(goal).perturbed(rng, 0.1)
         searches_agree(
             MidgameSearch(size, goal, scoring, make_evaluator(size, goal, weights)),
-            lambda weights=weights: kernels.NativeMidgame(size, goal, scoring, weights),
+            partial(kernels.NativeMidgame, size, goal, scoring, weights),
             board,
             DEPTHS[size],
         )
@@ -148,7 +151,7 @@ def test_the_compiled_search_scores_like_the_pure_one(kernels: ModuleType, size:
 def test_a_reused_table_keeps_the_scores_and_gives_a_line(kernels: ModuleType) -> None:
     board = play_random(Board(), random.Random(11), 20)
     p, o = side_bitboards(board)
-    legal = board._geo.moves(p, o)
+    legal = board.geometry.moves(p, o)
     search = kernels.NativeMidgame(8, "classic", "count")
     scores = [search.negamax(p, o, depth, -INFINITY, INFINITY, legal) for depth in range(1, 7)]
     fresh = [kernels.NativeMidgame(8, "classic", "count").negamax(p, o, d, -INFINITY, INFINITY, legal) for d in (5, 6)]
@@ -170,11 +173,11 @@ def test_make_midgame_picks_the_compiled_search_when_ready(kernels: ModuleType) 
 
     search = make_midgame(8, "classic", "count")
     assert isinstance(search, kernels.NativeMidgame) and search.patterns is arrays_of(WEIGHTS_FILE)
-    assert make_midgame(8, "classic", "count", learned=False).patterns is NO_PATTERNS
-    assert make_midgame(8, "inverted", "count").patterns is arrays_of(INVERTED_WEIGHTS_FILE)
+    assert cast(Any, make_midgame(8, "classic", "count", learned=False)).patterns is NO_PATTERNS
+    assert cast(Any, make_midgame(8, "inverted", "count")).patterns is arrays_of(INVERTED_WEIGHTS_FILE)
     with pytest.raises(InvalidPositionError, match="fitted for the classic goal, not the inverted goal"):
         arrays_of(WEIGHTS_FILE, "inverted")
-    assert make_midgame(6, "classic", "count").patterns is NO_PATTERNS
+    assert cast(Any, make_midgame(6, "classic", "count")).patterns is NO_PATTERNS
     assert isinstance(make_midgame(10, "classic", "count"), MidgameSearch)  # beyond 64 bits
     assert isinstance(make_midgame(8, "classic", "count", compiled=False), MidgameSearch)
     with pytest.raises(ValueError, match="10x10"):
@@ -201,18 +204,18 @@ def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
 
     def leaves(search: Midgame, board: Board) -> int:
         p, o = side_bitboards(board)
-        return search.negamax(p, o, 0, -INFINITY, INFINITY, board._geo.moves(p, o))
+        return search.negamax(p, o, 0, -INFINITY, INFINITY, board.geometry.moves(p, o))
 
-    def check(goal: str, expected: dict[int, Callable[[int, int, int], int]], **options: bool) -> None:
+    def check(goal: str, expected: dict[int, Callable[[int, int, int], int]], learned: bool = True) -> None:
         for size, evaluate in expected.items():
-            search = make_midgame(size, goal, "count", compiled=compiled, **options)
+            search = make_midgame(size, goal, "count", compiled=compiled, learned=learned)
             for board in random_positions(size, 1, 3):
                 if board.is_game_over():
                     continue
                 if board.must_pass():
                     board.push_pass()
                 p, o = side_bitboards(board)
-                assert leaves(search, board) == evaluate(p, o, board._geo.moves(p, o)), (goal, size, options)
+                assert leaves(search, board) == evaluate(p, o, board.geometry.moves(p, o)), (goal, size, learned)
 
     check("classic", {8: make_pattern_evaluator(shipped), 6: make_evaluator(6, "classic")})
     check("inverted", {8: make_pattern_evaluator(INVERTED_WEIGHTS_FILE), 6: make_evaluator(6, "inverted")})
@@ -228,7 +231,7 @@ def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
 def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:
     board = play_random(Board(), random.Random(5), 16)
     p, o = side_bitboards(board)
-    legal = board._geo.moves(p, o)
+    legal = board.geometry.moves(p, o)
     search = kernels.NativeMidgame(8, "classic", "count")
     search.stop.set_deadline(time.perf_counter() + 0.2)
     start = time.perf_counter()
@@ -252,33 +255,36 @@ def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:
     # deeper results for the one searched, which the depth-3 search would rightly use).
     other = play_random(Board(), random.Random(6), 30)
     q, r = side_bitboards(other)
-    assert search.negamax(q, r, 3, -INFINITY, INFINITY, other._geo.moves(q, r)) == MidgameSearch(
+    assert search.negamax(q, r, 3, -INFINITY, INFINITY, other.geometry.moves(q, r)) == MidgameSearch(
         8, "classic", "count", make_evaluator(8, "classic")
-    ).negamax(q, r, 3, -INFINITY, INFINITY, other._geo.moves(q, r))
+    ).negamax(q, r, 3, -INFINITY, INFINITY, other.geometry.moves(q, r))
 
 
 def test_the_engine_thinks_while_other_threads_run(kernels: ModuleType) -> None:
-    """The compiled search releases the GIL: a thread counting meanwhile is not held up."""
+    """The compiled search releases the GIL. With Python's thread switching turned off, a
+    thread gets the GIL only where the one holding it lets it go: this one takes it fifty
+    times while the engine thinks, and its stop then ends the search. A search holding the
+    GIL (as the pure one does) lets it go a few times a search, so the fifty would come
+    after its time limit. Nothing is timed: a loaded machine changes nothing."""
     board = play_random(Board(), random.Random(8), 18)
-    engine = Engine("expert", time_limit=0.6)
-    ticks = 0
-    done = threading.Event()
-
-    def count() -> None:
-        nonlocal ticks
-        while not done.is_set():
-            ticks += 1
-            time.sleep(0.001)
-
-    counter = threading.Thread(target=count)
-    counter.start()
+    engine = Engine("expert", time_limit=120)
+    chosen: list[object] = []
+    thinking = threading.Thread(target=lambda: chosen.append(engine.choose(board)))
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1_000)
     try:
-        move = engine.choose(board)
+        thinking.start()
+        while thinking.is_alive() and engine.stop_signal.deadline is None:  # not searching yet
+            time.sleep(0.05)  # each sleep lets the GIL go
+        for _ in range(50):
+            time.sleep(0.001)
+        still_thinking = thinking.is_alive()
+        engine.stop()
     finally:
-        done.set()
-        counter.join()
-    assert move in board.legal_moves
-    assert ticks > 150  # about 600 with the GIL free; a held GIL would allow a handful
+        sys.setswitchinterval(interval)
+        thinking.join()
+    assert still_thinking
+    assert chosen and chosen[0] in board.legal_moves
 
 
 @pytest.mark.parametrize("size", native.SIZES)
@@ -296,7 +302,7 @@ def refusals() -> list[tuple[str, str]]:
     from reversi_widget.analysis import analyse, review
 
     finished = Board.from_string("XXXXXXXXXXXXXXXX O", rules=Rules(size=4))
-    calls = [
+    calls: list[Callable[[], object]] = [
         lambda: Engine("expert").choose(finished),
         lambda: Engine("expert").choose("f5d6"),  # type: ignore[arg-type]
         lambda: Engine(8),

@@ -189,7 +189,7 @@ def test_practice_intents_are_refused_clearly_and_change_nothing(
         send(w, "move", square=placed)
         send(w, "practice_flip", square="d4")  # some work in progress that must survive
     refused: list[Any] = []
-    w.comm.send = lambda data=None, metadata=None, buffers=None: refused.append(data)  # type: ignore[method-assign]
+    w.comm.send = lambda data=None, metadata=None, buffers=None: refused.append(data)
     before, notice_id = snapshot(w), w.notice_id
     w._handle_custom_msg({"ply": w.ply, **intent}, [])
     assert snapshot(w) == before

@@ -4,6 +4,7 @@ hostile input, each class of defect of issue 14 as a property that would have ca
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -25,8 +26,8 @@ from reversi_widget import (
     square_name,
 )
 from reversi_widget.geometry import DIRECTIONS
-from reversi_widget.logtable import filters, variant_fields
 from reversi_widget.notation import parse_position, parse_transcript
+from reversi_widget.records.logtable import filters, variant_fields
 
 
 @st.composite
@@ -257,7 +258,7 @@ def failing_calls(draw: st.DrawFn, board: Board) -> tuple[str, Callable[[Board],
                 st.floats(),
             )
         )
-        return f"push({move!r})", lambda b: b.push(move)  # type: ignore[arg-type]
+        return f"push({move!r})", lambda b: b.push(move)
     if kind == "pass":
         return "push_pass()", lambda b: b.push_pass()
     moves = board.copy()
@@ -330,7 +331,10 @@ def test_damaged_text_is_read_or_refused_with_the_package_error(
     text = data.draw(st.sampled_from(GOOD_TEXTS[name]))
     for _ in range(data.draw(st.integers(1, 3))):
         digits = [i for i, c in enumerate(text) if c.isdigit()]
-        at = data.draw(st.sampled_from(digits) if digits and data.draw(st.booleans()) else st.integers(0, len(text)))
+        where = st.integers(0, len(text))
+        if digits and bool(data.draw(st.booleans())):
+            where = st.sampled_from(digits)
+        at = data.draw(where)
         odd = data.draw(st.sampled_from(DIGIT_LIKE) if text[at : at + 1].isdigit() else st.sampled_from(ODD_CHARACTERS))
         text = text[:at] + odd + text[at + data.draw(st.integers(0, 1)) :]
     try:
@@ -390,11 +394,17 @@ def test_a_board_answers_for_its_squares_and_refuses_the_rest(board: Board, squa
         assert board.disc_at(square) in (BLACK, not BLACK, None)
         return
     before = state(board)
-    for call in (board.disc_at, lambda sq: explain(board, sq), lambda sq: square_name(sq, board.size)):
+    readers: tuple[Callable[[Any], object], ...] = (
+        board.disc_at,
+        lambda sq: explain(board, sq),
+        lambda sq: square_name(sq, board.size),
+    )
+    for call in readers:
         with pytest.raises(InvalidMoveError, match=f"off a {board.size}x{board.size} board"):
             call(square)
     other = 4 if board.size != 4 else 6
-    for call in (board.push, board.flips, lambda m: explain(board, m)):
+    movers: tuple[Callable[[Any], object], ...] = (board.push, board.flips, lambda m: explain(board, m))
+    for call in movers:
         with pytest.raises(InvalidMoveError, match=f"{other}x{other} board"):
             call(Move(square % other**2, other))
     assert state(board) == before
@@ -451,7 +461,7 @@ def test_every_refusal_quotes_its_input_in_part(seed: str, data: st.DataObject) 
         lambda: square_name(huge),
         lambda: explain(Board(), huge),
         lambda: filters(None, None, text, None),
-        lambda: filters(text, huge, None, None),  # type: ignore[arg-type]
+        lambda: filters(text, huge, None, None),
     ]
     for call in calls:
         try:

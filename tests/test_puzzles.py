@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from reversi_widget import Board, Game, InvalidPositionError, Move, ReversiError, Rules, solve
 from reversi_widget.i18n import LANGUAGES
-from reversi_widget.puzzle import MoveResult
 from reversi_widget.puzzles import (
     FORMAT_LINE,
     Puzzle,
@@ -36,6 +35,7 @@ from reversi_widget.puzzles import (
     shipped,
     write_puzzles,
 )
+from reversi_widget.puzzles.puzzle import MoveResult
 from reversi_widget.records import GameLog
 from reversi_widget.solver import EndgameSearch
 from reversi_widget.squares import BLACK
@@ -199,7 +199,7 @@ def test_deep_puzzles_wait_for_the_compiled_solver_and_shallow_ones_do_not() -> 
     require_compiled("endgame")
     code = (
         "from reversi_widget import Rules\n"
-        "from reversi_widget.puzzle import endgame_search\n"
+        "from reversi_widget.puzzles.puzzle import endgame_search\n"
         "print(endgame_search(Rules(), 12).compiled, endgame_search(Rules(), 16).compiled)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}

@@ -195,8 +195,8 @@ def refused_game(kind: str) -> object:
     if kind == "bad result":
         return Game.from_transcript("f5d6", result=(70, 1))
     if kind == "bad name":
-        return Game.from_transcript("f5d6", black_player=7, result=(3, 1))  # type: ignore[arg-type]
-    return Game.from_transcript("f5d6", date=None, result=(3, 1))  # type: ignore[arg-type]
+        return Game.from_transcript("f5d6", black_player=7, result=(3, 1))
+    return Game.from_transcript("f5d6", date=None, result=(3, 1))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -85,7 +85,10 @@ def test_r5_standard_start() -> None:
     assert board.turn == BLACK
     # It looks the same from both sides of the board (180-degree rotation swaps nothing).
     black, white = board.bitboards()
-    rotate = lambda bits: sum(1 << (63 - sq) for sq in range(64) if bits >> sq & 1)  # noqa: E731
+
+    def rotate(bits: int) -> int:
+        return sum(1 << (63 - sq) for sq in range(64) if bits >> sq & 1)
+
     assert rotate(black) == black and rotate(white) == white
 
 

@@ -243,5 +243,5 @@ def test_root_search_matches_a_plain_maximum_on_random_trees() -> None:
             v = values[sq]
             return alpha if v <= alpha else beta if v >= beta else v  # fail-hard answers
 
-        best, best_squares, _ = root_search(range(len(values)), value)  # type: ignore[arg-type]
+        best, best_squares, _ = root_search(range(len(values)), value)
         assert best == max(values) and values[best_squares[0]] == best

@@ -160,7 +160,7 @@ def test_practice_from_placing_to_playing() -> None:
     assert s.practice_flip(s.board.parse_move("e4")) == own
     assert s.practice_flip(s.board.parse_move("e5")) is None  # wrong: e5 does not flip
     assert s.practice_done() is None and s.practice is not None
-    problems = (Text("practice_should_not_flip", squares=Listed(("e5",)), count=1),)
+    problems: tuple[Text, ...] = (Text("practice_should_not_flip", squares=Listed(("e5",)), count=1),)
     problems += (Text("practice_should_flip", squares=Listed(("d4",)), count=1),)
     assert s.notice is not None and s.notice.kind == "explain"
     assert s.notice.text == Text("notice_practice_not_yet", square="d3", problems=Joined(problems))

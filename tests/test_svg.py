@@ -23,6 +23,13 @@ def parse(image: str) -> ET.Element:
     return ET.fromstring(image)
 
 
+def element_at(element: ET.Element, path: str) -> ET.Element:
+    """The first element at ``path`` under ``element``, which must be there."""
+    match = element.find(path, NS)
+    assert match is not None, f"no {path}"
+    return match
+
+
 def squares(root: ET.Element) -> dict[str, ET.Element]:
     found = root.findall(".//s:g[@data-square]", NS)
     return {g.attrib["data-square"]: g for g in found if "square" in g.attrib["class"].split()}
@@ -143,9 +150,9 @@ def test_fills_marks_and_arrows() -> None:
     assert [(a.attrib["data-from"], a.attrib["data-to"]) for a in arrows] == [("c4", "f7"), ("b2", "b2"), ("a8", "h1")]
     assert arrows[0].find("s:line", NS) is not None and arrows[0].find("s:polygon", NS) is not None
     assert arrows[1].find("s:circle", NS) is not None  # a square pointing at itself is a ring
-    assert arrows[2].find("s:polygon", NS).attrib["fill"] == "blue"
+    assert element_at(arrows[2], "s:polygon").attrib["fill"] == "blue"
     # the arrow's tip is the centre of its target square
-    tip = arrows[0].find("s:polygon", NS).attrib["points"].split()[0]
+    tip = element_at(arrows[0], "s:polygon").attrib["points"].split()[0]
     x, y = translate(found["f7"])
     assert tip == f"{x + 20:g},{y + 20:g}"
 
@@ -171,7 +178,7 @@ def test_flipped_orientation_puts_a1_bottom_right() -> None:
 def test_themes(theme: str) -> None:
     root = parse(svg.board(Board(), theme=theme, legal=True))
     palette = svg.THEMES[theme]
-    assert root.find(".//s:rect[@class='field']", NS).attrib["fill"] == palette.field
+    assert element_at(root, ".//s:rect[@class='field']").attrib["fill"] == palette.field
     discs = {d.attrib["data-disc"]: d.attrib["fill"] for d in root.findall(".//s:circle[@class='disc']", NS)}
     assert discs == {"black": palette.black, "white": palette.white}
     assert root.attrib["data-theme"] == theme
@@ -233,7 +240,7 @@ def test_svg_board_directly_for_repr() -> None:
 
 def test_bare_board_shows_as_svg() -> None:
     board = Board.from_transcript("f5")
-    image = board._repr_svg_()  # type: ignore[attr-defined]
+    image = board._repr_svg_()
     root = parse(image)
     assert len(squares(root)) == 64
     assert squares(root)["f5"].attrib["data-disc"] == "black"
@@ -271,7 +278,7 @@ def test_grid_per_board_options_and_escaped_captions() -> None:
     assert all(len(b.findall(".//s:circle[@class='legal-move']", NS)) == 4 for b in boards)
     assert "X" in all_text(boards[1]) and "X" not in all_text(boards[0])
     assert not list(root.iter(f"{SVG}script"))
-    assert root.find(".//s:text[@class='caption']", NS).text == EVIL
+    assert element_at(root, ".//s:text[@class='caption']").text == EVIL
 
 
 def test_grid_refuses_bad_items() -> None:

@@ -145,7 +145,12 @@ def test_practice_feedback_stays_through_the_reply_until_the_learner_acts_or_the
     s.human_move(s.board.parse_move("d3"))
     s.practice_flip(s.board.parse_move("d4"))
     s.practice_done()
-    assert s.notice is not None and s.notice.lasting and s.notice.text.key == "notice_practice_correct"
+    assert (
+        s.notice is not None
+        and s.notice.lasting
+        and isinstance(s.notice.text, Text)
+        and s.notice.text.key == "notice_practice_correct"
+    )
     feedback = s.notice
     reply(s)
     assert s.notice is feedback  # the learner still reads why d3 was right

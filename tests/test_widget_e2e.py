@@ -131,7 +131,10 @@ def test_jupyterlab_explains_in_polish_and_practises_a_move(server: Server, page
         "print('END')",
     )
     board = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
-    square = lambda name: f'{board} [data-square="{name}"]'  # noqa: E731
+
+    def square(name: str) -> str:
+        return f'{board} [data-square="{name}"]'
+
     notice = f'{board} [data-role="notice"]'
     page.wait_for_selector(square("d3"))
     assert page.get_attribute(board, "lang") == "pl"

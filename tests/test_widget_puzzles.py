@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 from reversi_widget import Board, InvalidPositionError, ReversiError, Rules, analyse
-from reversi_widget.play import modes_api
+from reversi_widget.play import puzzling
 from reversi_widget.play.editor import Editor
 from reversi_widget.play.puzzling import PerfectDefence, hint_region
 from reversi_widget.play.workers import Backlog, Workers
-from reversi_widget.puzzle import Puzzle
 from reversi_widget.puzzles import class_results, pose, puzzle_tries, shipped
+from reversi_widget.puzzles.puzzle import Puzzle
 from reversi_widget.records import GameLog
+from reversi_widget.solver import solve
 from reversi_widget.squares import BLACK, WHITE, square_name
 from tests.support import click, send, snapshot, widget
 
@@ -128,13 +129,15 @@ def test_the_next_puzzle_button_puts_the_learner_on_the_new_side_to_move() -> No
     assert w.black == "human" and isinstance(w.white, PerfectDefence)
     intent(w, "puzzle_next")
     assert w.wait(30)
-    assert isinstance(w.black, PerfectDefence) and w.white == "human"
+    black: object = w.black  # read again: the sides changed
+    white: object = w.white
+    assert isinstance(black, PerfectDefence) and white == "human"
     assert w.moves == [] and w.puzzle_state["verdict"] == "" and w.puzzle_score == (0, 0)
     assert w.board.to_string() == puzzles[1].position
 
 
 def test_after_a_try_the_line_is_played_out_by_perfect_play(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(modes_api, "PLAY_OUT_DELAY", 0.01)
+    monkeypatch.setattr(puzzling, "PLAY_OUT_DELAY", 0.01)
     puzzle = next(p for p in quick() if ends_not_at_once(p, wrong_move(p)))
     w, sent = widget(puzzle=puzzle)
     assert w.puzzle_state["can_play_out"] is False
@@ -151,7 +154,7 @@ def test_after_a_try_the_line_is_played_out_by_perfect_play(monkeypatch: pytest.
     w.jump(1)  # the play-out goes on from the position shown: the moves after it go
     intent(w, "puzzle_play_out")
     assert isinstance(w.black, PerfectDefence) and isinstance(w.white, PerfectDefence)
-    assert w.puzzle_state["playing_out"] is True and w._computer_delay() == max(w.move_delay, 0.01)
+    assert w.puzzle_state["playing_out"] is True and w._puzzles.computer_delay(w.move_delay) == max(w.move_delay, 0.01)
     assert w.wait(120) and w.game_over
     outcome = w.board.outcome()
     assert outcome is not None
@@ -166,7 +169,7 @@ def test_after_a_try_the_line_is_played_out_by_perfect_play(monkeypatch: pytest.
 def test_the_solution_shown_is_played_out_without_counting_as_a_try(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(modes_api, "PLAY_OUT_DELAY", 0.01)
+    monkeypatch.setattr(puzzling, "PLAY_OUT_DELAY", 0.01)
     puzzle = quick()[1]
     log = GameLog(tmp_path / "class.sqlite")
     w, _ = widget(puzzle=puzzle, learner="Ann", log=log)
@@ -242,7 +245,7 @@ def test_a_try_is_kept_in_the_log_by_a_worker_while_the_widget_answers(
     reach the log in the order they were made."""
     puzzle = next(p for p in quick() if ends_not_at_once(p, wrong_move(p)) and ends_not_at_once(p, str(p.solution[0])))
     release, solving = threading.Event(), threading.Event()
-    real_solve = modes_api.solve
+    real_solve = solve
 
     def held_solve(board: Board, *args: Any, **kwargs: Any) -> Any:
         solving.set()
@@ -250,7 +253,7 @@ def test_a_try_is_kept_in_the_log_by_a_worker_while_the_widget_answers(
             raise TimeoutError("the test never let the solve go on")
         return real_solve(board, *args, **kwargs)
 
-    monkeypatch.setattr(modes_api, "solve", held_solve)
+    monkeypatch.setattr(puzzling, "solve", held_solve)
     log = GameLog(tmp_path / "class.sqlite")
     w, _ = widget(puzzle=puzzle, learner="Ann", log=log)
     wrong, answer = wrong_move(puzzle), str(puzzle.solution[0])

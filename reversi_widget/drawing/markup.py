@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["SvgImage", "element", "escape", "number"]
+__all__ = ["SvgImage", "coordinate", "element", "escape"]
 
 
 class SvgImage(str):
@@ -39,12 +39,12 @@ def element(tag: str, attrs: Mapping[str, object] | None = None, *children: str,
     for key, value in (attrs or {}).items():
         if value is None or value is False:
             continue
-        parts.append(f'{key}="{escape(number(value) if isinstance(value, float) else value)}"')
+        parts.append(f'{key}="{escape(coordinate(value) if isinstance(value, float) else value)}"')
     body = "".join(children) + (escape(text) if text is not None else "")
     head = " ".join(parts)
     return f"<{head}>{body}</{tag}>" if body else f"<{head}/>"
 
 
-def number(value: float) -> str:
+def coordinate(value: float) -> str:
     """Short coordinates: 12.0 -> "12", 12.3456 -> "12.35"."""
     return f"{value:.2f}".rstrip("0").rstrip(".")

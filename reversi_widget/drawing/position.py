@@ -15,10 +15,10 @@ from typing import Any
 from ..board import Board, Move
 from ..errors import ReversiError
 from ..squares import BLACK, COLOR_NAMES, LETTERS, Square, parse_square
-from .markup import element, number
+from .markup import coordinate, element
 from .themes import FONT, Theme, theme_named
 
-__all__ = ["CELL", "ORIENTATIONS", "SYMBOLS", "board_element", "check_size"]
+__all__ = ["CELL", "ORIENTATIONS", "SYMBOLS", "board_element", "check_pixels"]
 
 CELL = 40  # user units per square, as in the widget; size= scales the whole picture
 SYMBOLS = ("circle", "cross", "triangle", "square")  # marks drawn as shapes rather than text
@@ -54,7 +54,7 @@ def _square(value: object, size: int, where: str) -> Square:
     return value
 
 
-def check_size(value: object, default: int) -> int | float:
+def check_pixels(value: object, default: int) -> int | float:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 10_000:
@@ -187,7 +187,7 @@ def board_element(
     attrs: dict[str, object] = {
         "xmlns": "http://www.w3.org/2000/svg" if root else None,
         "class": "reversi-board",
-        "viewBox": f"0 0 {number(width)} {number(width)}",
+        "viewBox": f"0 0 {coordinate(width)} {coordinate(width)}",
         "x": x,
         "y": y,
         "width": pixels,
@@ -243,8 +243,8 @@ def _grid(layout: _Layout, pal: Theme) -> str:
     m, n = layout.margin, layout.n
     lines = []
     for i in range(n + 1):
-        pos = number(m + i * CELL)
-        lines.append(f"M{pos},{number(m)}v{n * CELL}M{number(m)},{pos}h{n * CELL}")
+        pos = coordinate(m + i * CELL)
+        lines.append(f"M{pos},{coordinate(m)}v{n * CELL}M{coordinate(m)},{pos}h{n * CELL}")
     grid = element(
         "path",
         {
@@ -375,7 +375,7 @@ def _square_element(
             "class": " ".join(classes),
             "data-square": _name(sq, layout.n),
             "data-disc": disc,
-            "transform": f"translate({number(x)},{number(y)})",
+            "transform": f"translate({coordinate(x)},{coordinate(y)})",
         },
         element("rect", {"class": "cell", "width": CELL, "height": CELL, "fill": "none"}),
         *kids,
@@ -400,7 +400,7 @@ def _mark(text: str, colour: str, *, halo: bool) -> str:
     elif text == "triangle":
         r = CELL * 0.28
         points = " ".join(
-            f"{number(c + r * math.cos(a))},{number(c + 2 + r * math.sin(a))}"
+            f"{coordinate(c + r * math.cos(a))},{coordinate(c + 2 + r * math.sin(a))}"
             for a in (-math.pi / 2, math.pi / 6, 5 * math.pi / 6)
         )
         shape = element("polygon", {"points": points} | stroke)
@@ -460,9 +460,9 @@ def _arrow(spec: Sequence[Any], n: int, pal: Theme) -> Any:
                 "stroke-linecap": "round",
             },
         )
-        tip = f"{number(x2)},{number(y2)}"
-        left = f"{number(bx - uy * half_width)},{number(by + ux * half_width)}"
-        right = f"{number(bx + uy * half_width)},{number(by - ux * half_width)}"
+        tip = f"{coordinate(x2)},{coordinate(y2)}"
+        left = f"{coordinate(bx - uy * half_width)},{coordinate(by + ux * half_width)}"
+        right = f"{coordinate(bx + uy * half_width)},{coordinate(by - ux * half_width)}"
         return element("g", attrs, line, element("polygon", {"points": f"{tip} {left} {right}", "fill": colour}))
 
     return draw

@@ -24,6 +24,19 @@ import threading
 from collections.abc import Callable
 from types import ModuleType
 
+__all__ = [
+    "KERNELS",
+    "PURE_ENV",
+    "SIZES",
+    "START_DELAY",
+    "failure",
+    "logger",
+    "pure_forced",
+    "ready",
+    "wait",
+    "when_ready",
+]
+
 #: Set to anything but "" or "0" to force the pure-Python path.
 PURE_ENV = "REVERSI_WIDGET_PURE"
 

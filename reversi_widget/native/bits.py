@@ -17,6 +17,20 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+__all__ = [
+    "ONE",
+    "ZERO",
+    "F",
+    "entry_point",
+    "kernel",
+    "leading_zeros",
+    "popcount",
+    "signed",
+    "trailing_zeros",
+    "u64",
+    "unsigned",
+]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

@@ -31,6 +31,38 @@ from . import SIZES
 from .bits import ONE, ZERO, kernel, popcount, signed, trailing_zeros, u64, unsigned
 from .moves import FULL, flips, legal
 
+__all__ = [
+    "AROUND",
+    "AXES",
+    "BYTE",
+    "CLASSES",
+    "CORNERS",
+    "EDGES",
+    "ETC_EMPTIES",
+    "HASH_O",
+    "HASH_P",
+    "INVERTED",
+    "LINES",
+    "MAX_MOVES",
+    "NOT_FIRST_COL",
+    "NOT_LAST_COL",
+    "NO_BOUND",
+    "QUADRANTS",
+    "QUADRANT_OF",
+    "RANK",
+    "SHALLOW_EMPTIES",
+    "TOURNAMENT",
+    "axis_safe",
+    "deep",
+    "few_empties",
+    "final_score",
+    "last_move",
+    "search",
+    "shallow",
+    "stable",
+    "two_empties",
+]
+
 #: Beyond every disc margin: the window is clamped to +-NO_BOUND (``search.INFINITY`` comes
 #: in), it marks "no move yet", and as a table bound it means none; it fits the table's bytes
 #: (offset by 128).

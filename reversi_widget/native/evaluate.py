@@ -22,6 +22,40 @@ from .bits import ONE, ZERO, kernel, popcount, unsigned
 from .moves import legal
 from .patterns import Int16s, Int32s, pattern_score
 
+__all__ = [
+    "BOTTOM_CORNERS",
+    "COLUMNS",
+    "CORNER",
+    "CORNERS",
+    "CORNER_SQUARES",
+    "C_SQUARE",
+    "DISC",
+    "EDGE",
+    "EDGES",
+    "EDGE_COLS",
+    "EDGE_LINES",
+    "EDGE_ROWS",
+    "FRONTIER",
+    "FULL",
+    "LEFT_CORNERS",
+    "MASKS",
+    "MOBILITY",
+    "NEAR_C",
+    "NEAR_X",
+    "NOT_FIRST_COL",
+    "NOT_LAST_COL",
+    "PARITY",
+    "RIGHT_CORNERS",
+    "SPANS",
+    "STABLE",
+    "TOP_CORNERS",
+    "X_SQUARE",
+    "edge_stable",
+    "evaluate",
+    "hand_weighted",
+    "weight_array",
+]
+
 MOBILITY, FRONTIER, CORNER, X_SQUARE, C_SQUARE, EDGE, STABLE, DISC, PARITY = range(len(TERMS))
 
 # Columns of ``MASKS[n]``.

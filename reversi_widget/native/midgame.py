@@ -33,6 +33,14 @@ from .evaluate import evaluate, weight_array
 from .moves import FULL, flips, legal
 from .patterns import NO_PATTERNS, PatternArrays
 
+__all__ = [
+    "FULL_WIDTH",
+    "SELECTIVITY_T",
+    "NativeMidgame",
+    "negamax",
+    "table_move",
+]
+
 #: Transposition table slots per board size (a power of two; three uint64 a slot).
 TABLE_SIZE = {4: 1 << 12, 6: 1 << 18, 8: 1 << 20}
 #: ... and of the exact solver's table that searches to the end hand over to.

@@ -14,6 +14,8 @@ from ..geometry import DIRECTIONS, geometry
 from . import SIZES
 from .bits import ONE, ZERO, kernel, leading_zeros
 
+__all__ = ["DOWN", "FULL", "INNER", "RAYS", "UP", "flips", "legal", "play", "runs_down", "runs_up"]
+
 #: Directions whose rays run towards higher bits, then those running towards lower bits.
 UP = ("east", "south-east", "south", "south-west")
 DOWN = ("west", "north-west", "north", "north-east")

@@ -25,6 +25,19 @@ from ..patterns import EXTRAS, PATTERNS, PHASES, PatternWeights, load_weights, p
 from .bits import kernel, popcount, signed, u64
 from .moves import legal
 
+__all__ = [
+    "NO_PATTERNS",
+    "Int16s",
+    "Int32s",
+    "Int64s",
+    "PatternArrays",
+    "arrays_of",
+    "pattern_arrays",
+    "pattern_score",
+    "score",
+    "transposed",
+]
+
 Int64s = npt.NDArray[np.int64]
 Int32s = npt.NDArray[np.int32]
 Int16s = npt.NDArray[np.int16]

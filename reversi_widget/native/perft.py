@@ -6,6 +6,8 @@ from __future__ import annotations
 from .bits import ZERO, kernel, popcount, trailing_zeros
 from .moves import flips, legal
 
+__all__ = ["perft"]
+
 
 @kernel("int64(int64, uint64, uint64, int64)")
 def perft(n: int, p: int, o: int, depth: int) -> int:

@@ -13,11 +13,12 @@ from typing import Any
 
 import traitlets
 
+from ..drawing.themes import THEMES as PALETTES
 from ..engine import MAX_DEPTH, check_time_limit
 from ..errors import InvalidMoveError, ReversiError
 from ..i18n import LANGUAGES, check_language
 from ..squares import parse_square, square_name
-from .texts import Text, quote
+from .texts import Text, quote_input
 
 __all__ = [
     "ANIMATIONS",
@@ -26,7 +27,7 @@ __all__ = [
     "MIN_PIXELS",
     "SETTINGS",
     "SHOWN_MAX",
-    "THEMES",
+    "THEME_NAMES",
     "InvalidAnnotationError",
     "InvalidSettingError",
     "Language",
@@ -55,7 +56,8 @@ SETTINGS = (
     "shown",
 )
 ANIMATIONS = ("off", "slow", "normal", "fast")
-THEMES = ("auto", "light", "dark", "high-contrast")
+#: The widget's themes: "auto" follows JupyterLab, the others are the SVG pictures' palettes.
+THEME_NAMES = ("auto", *PALETTES)
 MIN_PIXELS, MAX_PIXELS = 120, 4000
 #: ``shown`` is a 32-bit fingerprint.
 SHOWN_MAX = 2**32 - 1
@@ -118,7 +120,7 @@ def sort_state(
     problems: list[Text] = []
     unknown = [name for name in sync_data if name not in keys]
     if unknown:
-        problems.append(Text("notice_unknown_state", got=quote(unknown)))
+        problems.append(Text("notice_unknown_state", got=quote_input(unknown)))
     for name, value in sync_data.items():
         if name in SETTINGS:
             problem = setting_problem(traits[name], name, value)
@@ -153,7 +155,7 @@ def setting_problem(trait: traitlets.TraitType[object, object], name: str, value
         expected = None if fits else Text("setting_expected_size", low=MIN_PIXELS, high=MAX_PIXELS)
     if expected is None:
         return None
-    return Text("notice_setting", name=name, got=quote(value), error=expected)
+    return Text("notice_setting", name=name, got=quote_input(value), error=expected)
 
 
 def fill(value: object, size: int) -> dict[str, str]:
@@ -161,7 +163,7 @@ def fill(value: object, size: int) -> dict[str, str]:
     out: dict[str, str] = {}
     for square, colour in _items("fill", value, size):
         if not isinstance(colour, str) or len(colour) > MAX_FILL_LENGTH:
-            raise InvalidAnnotationError(f"fill[{square!r}] must be a CSS colour string, got {quote(colour)}")
+            raise InvalidAnnotationError(f"fill[{square!r}] must be a CSS colour string, got {quote_input(colour)}")
         out[square] = colour
     return out
 
@@ -171,7 +173,7 @@ def marks(value: object, size: int) -> dict[str, str]:
     out: dict[str, str] = {}
     for square, mark in _items("marks", value, size):
         if isinstance(mark, bool) or not isinstance(mark, (str, int, float)):
-            raise InvalidAnnotationError(f"marks[{square!r}] must be a short text or a number, got {quote(mark)}")
+            raise InvalidAnnotationError(f"marks[{square!r}] must be a short text or a number, got {quote_input(mark)}")
         label = mark if isinstance(mark, str) else f"{mark:g}"
         if len(label) > MAX_MARK_LENGTH:
             raise InvalidAnnotationError(f"marks[{square!r}] = {label!r} is longer than {MAX_MARK_LENGTH} characters")
@@ -182,18 +184,18 @@ def marks(value: object, size: int) -> dict[str, str]:
 def arrows(value: object, size: int) -> list[list[str]]:
     """``[[from, to], ...]`` pairs of squares."""
     if not isinstance(value, (list, tuple)):
-        raise InvalidAnnotationError(f"arrows must be a list of [from, to] pairs, got {quote(value)}")
+        raise InvalidAnnotationError(f"arrows must be a list of [from, to] pairs, got {quote_input(value)}")
     out: list[list[str]] = []
     for pair in value:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            raise InvalidAnnotationError(f"each arrow must be a [from, to] pair of squares, got {quote(pair)}")
+            raise InvalidAnnotationError(f"each arrow must be a [from, to] pair of squares, got {quote_input(pair)}")
         out.append([_square("arrows", square, size) for square in pair])
     return out
 
 
 def _items(name: str, value: object, size: int) -> list[tuple[str, object]]:
     if not isinstance(value, dict):
-        raise InvalidAnnotationError(f"{name} must map square names to values, got {quote(value)}")
+        raise InvalidAnnotationError(f"{name} must map square names to values, got {quote_input(value)}")
     return [(_square(name, square, size), item) for square, item in value.items()]
 
 
@@ -205,4 +207,4 @@ def _square(name: str, square: object, size: int) -> str:
             return square_name(square, size)
     except InvalidMoveError as error:
         raise InvalidAnnotationError(f"{name}: {error}") from None
-    raise InvalidAnnotationError(f"{name}: expected a square name like 'd3', got {quote(square)}")
+    raise InvalidAnnotationError(f"{name}: expected a square name like 'd3', got {quote_input(square)}")

@@ -17,7 +17,7 @@ from ..notation import format_line
 from ..rules import FREE_START, Rules
 from ..squares import BLACK, WHITE, Color, square_name
 from .session import Session
-from .texts import Listed, Refusal, Text, color_text, quote
+from .texts import Listed, Refusal, Text, color_text, quote_input
 
 __all__ = ["EDIT_INTENTS", "Editor", "edit_action"]
 
@@ -124,7 +124,7 @@ def edit_action(session: Session, kind: str, move: Move | None = None, color: st
     elif kind == "edit_turn":
         turn = color_of(color)
         if turn is None:
-            return Refusal(Text("notice_refused_edit_color", got=quote(color)))
+            return Refusal(Text("notice_refused_edit_color", got=quote_input(color)))
         editor.set_turn(turn)
     elif kind == "edit_clear":
         editor.clear()

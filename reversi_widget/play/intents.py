@@ -18,7 +18,7 @@ from .aids import Aids
 from .editor import EDIT_INTENTS, edit_action
 from .puzzling import PUZZLE_INTENTS, hides_answer, puzzle_action
 from .session import Session
-from .texts import Refusal, Text, quote
+from .texts import Refusal, Text, quote_input
 
 __all__ = ["ACTIONS", "INTENTS", "MAX_INTENT_SIZE", "TIMELESS_INTENTS", "Intent", "parse", "perform"]
 
@@ -107,7 +107,7 @@ def perform(intent: Intent, session: Session, aids: Aids) -> Refusal | None:
 def parse(content: object, buffers: object, session: Session) -> Intent | Refusal:
     """The intent a message asks for, or why it is refused (nothing is changed either way)."""
     if not isinstance(content, dict):
-        return Refusal(Text("notice_refused_not_dict", got=quote(content)))
+        return Refusal(Text("notice_refused_not_dict", got=quote_input(content)))
     if buffers:
         count = len(buffers) if isinstance(buffers, (list, tuple)) else 1
         return Refusal(Text("notice_refused_buffers", count=count))
@@ -115,16 +115,16 @@ def parse(content: object, buffers: object, session: Session) -> Intent | Refusa
         return Refusal(Text("notice_refused_too_big", limit=MAX_INTENT_SIZE))
     kind = content.get("kind")
     if not isinstance(kind, str) or kind not in INTENTS:
-        return Refusal(Text("notice_refused_kind", got=quote(kind), expected=", ".join(INTENTS)))
+        return Refusal(Text("notice_refused_kind", got=quote_input(kind), expected=", ".join(INTENTS)))
     fields = INTENTS[kind]
     if set(content) != {"kind", *fields}:
-        got = ", ".join(sorted(quote(key) for key in content))
+        got = ", ".join(sorted(quote_input(key) for key in content))
         return Refusal(Text("notice_refused_fields", kind=kind, expected=", ".join(["kind", *fields]), got=got))
     for field, expected in fields.items():
         value = content[field]
         if type(value) is not expected:  # bool is not an int here; 3.0 is not 3
             expected_text = Text("type_integer" if expected is int else "type_string")
-            return Refusal(Text("notice_refused_type", field=field, expected=expected_text, got=quote(value)))
+            return Refusal(Text("notice_refused_type", field=field, expected=expected_text, got=quote_input(value)))
     board = session.board
     move = session.pass_move()
     if "square" in fields:
@@ -137,9 +137,9 @@ def parse(content: object, buffers: object, session: Session) -> Intent | Refusa
         # have answered the learner's move between the click and its arrival.
         shown = session.puzzles.index if session.puzzles is not None else None
         if shown is not None and content["puzzle"] != shown:
-            return Refusal(Text("notice_refused_stale_puzzle", got=quote(content["puzzle"] + 1), shown=shown + 1))
+            return Refusal(Text("notice_refused_stale_puzzle", got=quote_input(content["puzzle"] + 1), shown=shown + 1))
     elif content["ply"] != board.ply and kind not in TIMELESS_INTENTS:
-        return Refusal(Text("notice_refused_stale", got=quote(content["ply"]), ply=board.ply))
+        return Refusal(Text("notice_refused_stale", got=quote_input(content["ply"]), ply=board.ply))
     return Intent(kind, move, content.get("to", 0), content.get("color", ""))
 
 
@@ -149,9 +149,9 @@ def _square(square: str, size: int) -> Move | Refusal:
         move = Move(parse_square(square, size), size)
     except InvalidMoveError:
         last = square_name(size * size - 1, size)
-        return Refusal(Text("notice_refused_square", got=quote(square), size=size, last=last))
+        return Refusal(Text("notice_refused_square", got=quote_input(square), size=size, last=last))
     if str(move) != square:
-        return Refusal(Text("notice_refused_square_spelling", got=quote(square), square=str(move)))
+        return Refusal(Text("notice_refused_square_spelling", got=quote_input(square), square=str(move)))
     return move
 
 

@@ -8,7 +8,7 @@ from ..game import Game
 from ..ggf import read_ggf
 from ..notation import parse_position
 from ..rules import Rules
-from .texts import quote
+from .texts import quote_input
 
 __all__ = ["read_board"]
 
@@ -24,7 +24,7 @@ def read_board(source: object, rules: Rules | None) -> Board:
         return source.board()
     if not isinstance(source, str):
         raise InvalidPositionError(
-            f"cannot load {quote(source)}: expected a Board, a Game, a GGF record, a transcript or a position"
+            f"cannot load {quote_input(source)}: expected a Board, a Game, a GGF record, a transcript or a position"
         )
     if source.lstrip().startswith("(;"):
         return read_ggf(source).board()
@@ -35,7 +35,8 @@ def read_board(source: object, rules: Rules | None) -> Board:
             position = parse_position(source)
         except InvalidPositionError as position_error:
             raise InvalidPositionError(
-                f"cannot read {quote(source)} as a transcript ({transcript_error}) or as a position ({position_error})"
+                f"cannot read {quote_input(source)} as a transcript ({transcript_error}) "
+                f"or as a position ({position_error})"
             ) from None
         if rules is not None and position.size == rules.size:
             return Board(source, rules=rules)

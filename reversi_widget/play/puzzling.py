@@ -8,6 +8,11 @@ perfect defence, so the learner sees why. Once a move was tried or the solution 
 ``play_out`` hands the learner's side to perfect play too, and the line plays itself to the
 end. The score counts a puzzle as solved when its first judged move solves it before the
 solution was shown. A hint names a region ("look at the corners"), never the square.
+
+``PuzzleMode`` is the widget's side of it: the sides it set, and each judged try kept in the
+widget's log as a game that ends with perfect play. Making that game takes a solve, so a
+worker makes and writes it (``Workers.drain``), in the order of the tries, while the widget
+goes on answering.
 """
 
 from __future__ import annotations
@@ -17,16 +22,27 @@ from dataclasses import dataclass
 
 from ..board import Board, Move
 from ..errors import ReversiError
-from ..puzzle import Puzzle, Verdict
+from ..game import Game
+from ..puzzles.puzzle import Puzzle, Verdict
+from ..records import GameLog
+from ..rules import Rules
 from ..solver import solve
-from ..squares import BLACK, WHITE
+from ..squares import BLACK, COLOR_NAMES, WHITE
 from .session import Session
 from .texts import Refusal, Text
+from .workers import Backlog, Workers
 
-__all__ = ["PUZZLE_INTENTS", "Attempt", "PerfectDefence", "PuzzleRun", "SolutionText", "hint_region"]
+# fmt: off
+__all__ = [
+    "PLAY_OUT_DELAY", "PUZZLE_INTENTS", "Attempt", "KeptTry", "PerfectDefence", "PuzzleMode", "PuzzleRun",
+    "SolutionText", "attempt_game", "hides_answer", "hint_region", "keep_try", "puzzle_action"
+]
+# fmt: on
 
 #: The intents of puzzle mode (js/PROTOCOL.md).
 PUZZLE_INTENTS = ("puzzle_next", "puzzle_retry", "puzzle_solution", "puzzle_play_out")
+#: Seconds between two moves of a puzzle's play-out, at least (the learner follows it).
+PLAY_OUT_DELAY = 0.8
 
 
 class PerfectDefence:
@@ -226,3 +242,99 @@ def puzzle_action(session: Session, kind: str) -> Refusal | None:
 def hides_answer(session: Session) -> bool:
     """A puzzle is shown and not yet settled: hints and scores would give the answer away."""
     return session.puzzles is not None and not session.puzzles.solved()
+
+
+# -- the widget's side: sides, the play-out's pace, and the tries kept in a log ---------------
+
+
+def attempt_game(attempt: Attempt, learner: str) -> Game:
+    """A judged first move as a finished game for the log: the puzzle's position as the
+    start, the learner's move, then perfect play by both sides to the end."""
+    puzzle = attempt.puzzle
+    board = puzzle.board()
+    mover = COLOR_NAMES[board.turn]
+    board.push(attempt.verdict.move)
+    if not board.is_game_over():
+        for move in solve(board).line:
+            board.push(move)
+    rules = Rules(size=puzzle.rules.size, start=puzzle.position, goal=puzzle.rules.goal, scoring=puzzle.rules.scoring)
+    game = Game(list(board.move_stack), rules, event=f"puzzle: {puzzle.name}")
+    name = learner or "learner"
+    game.black_player, game.white_player = (name, "perfect defence") if mover == "black" else ("perfect defence", name)
+    outcome = board.outcome()
+    assert outcome is not None
+    game.result = (outcome.black, outcome.white)
+    game.metadata = {
+        "puzzle": puzzle.name,
+        "learner": name,
+        "tried": str(attempt.verdict.move),
+        "solved": "yes" if attempt.verdict.solved else "no",
+        "first_try": "yes" if attempt.first_try else "no",
+        "score": str(attempt.verdict.score),
+    }
+    return game
+
+
+@dataclass(frozen=True)
+class KeptTry:
+    """A judged try on its way to a log: the attempt, who made it, and the log it goes to."""
+
+    attempt: Attempt
+    learner: str
+    log: GameLog
+
+
+def keep_try(kept: KeptTry) -> None:
+    """Write one try to its log as a game (this solves the rest of the game: off the lock)."""
+    kept.log.add(attempt_game(kept.attempt, kept.learner))
+
+
+class PuzzleMode:
+    """Puzzle mode as a widget runs it, under the widget's lock: the puzzles begun in its
+    session, the players it gives each puzzle's sides, and the tries on their way to a log."""
+
+    def __init__(self, session: Session, workers: Workers) -> None:
+        self.session = session
+        self.workers = workers
+        self.tries: Backlog[KeptTry] = Backlog()
+        self.sides_of: tuple[int, bool] | None = None  # the puzzle (and play-out) whose sides are set
+
+    def start(self, puzzles: Puzzle | Sequence[Puzzle], learner: str) -> None:
+        """Show the first of ``puzzles`` (refused, and nothing changed, if they are not puzzles)."""
+        run = PuzzleRun(puzzles, learner)  # type: ignore[arg-type]
+        self.session.puzzles = run
+        run.begin(self.session, 0)
+
+    def stop(self) -> None:
+        self.session.puzzles = None
+        self.sides_of = None
+
+    def new_sides(self) -> tuple[object, object] | None:
+        """The (Black, White) players of a puzzle just shown or played out, once; else None."""
+        run = self.session.puzzles
+        if run is None or (run.begun, run.playing_out) == self.sides_of:
+            return None
+        self.sides_of = (run.begun, run.playing_out)
+        black, white = run.sides()
+        return (PerfectDefence() if black else "human", PerfectDefence() if white else "human")
+
+    def computer_delay(self, move_delay: float) -> float:
+        """Seconds a computer's move takes at least: slower while a puzzle is played out."""
+        run = self.session.puzzles
+        return max(move_delay, PLAY_OUT_DELAY) if run is not None and run.playing_out else move_delay
+
+    def judge(self, log: GameLog | None) -> Attempt | None:
+        """Judge a new first move of the puzzle shown (from the proven results: instant); a
+        log gets it as a game from a worker."""
+        run = self.session.puzzles
+        attempt = None if run is None else run.observe(self.session)
+        if attempt is None or run is None or log is None:
+            return attempt
+        if self.tries.add(KeptTry(attempt, run.learner, log)):  # no worker takes them yet
+            self.workers.drain("puzzle log", self.tries, keep_try, self._not_kept)
+        return attempt
+
+    def _not_kept(self, kept: KeptTry, error: Exception) -> None:
+        """Said until the learner acts again: perfect defence's reply does not hide it."""
+        text = Text("notice_try_not_kept", puzzle=kept.attempt.puzzle.name, error=str(error))
+        self.session.notify("error", text, lasting=True)

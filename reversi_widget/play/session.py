@@ -33,7 +33,7 @@ from .texts import (
     Text,
     color_text,
     player_title,
-    quote,
+    quote_input,
     result_text,
     squares_text,
 )
@@ -257,7 +257,7 @@ class Session:
     def jump(self, to: int) -> Refusal | None:
         """Show the position after ``to`` moves of the line."""
         if not 0 <= to <= len(self.line):
-            return Refusal(Text("notice_refused_jump", got=quote(to), length=len(self.line)), NavigationError)
+            return Refusal(Text("notice_refused_jump", got=quote_input(to), length=len(self.line)), NavigationError)
         if to != self.board.ply:
             self._goto(to)
             self.clear_notice()
@@ -351,7 +351,7 @@ class Session:
             if isinstance(choice, Exception):
                 raise choice
             if not isinstance(choice, (Move, str)):
-                raise InvalidMoveError(f"choose() returned {quote(choice)}, not a Move")
+                raise InvalidMoveError(f"choose() returned {quote_input(choice)}, not a Move")
             kept = self.notice if self.notice is not None and self.notice.lasting else None
             self._push(self.board.parse_move(choice))
             if kept is not None and not self.board.is_game_over():

@@ -40,7 +40,7 @@ __all__ = [
     "margin_text",
     "number",
     "player_title",
-    "quote",
+    "quote_input",
     "result_text",
     "score_text",
     "squares_text",
@@ -160,7 +160,7 @@ _short.maxother = 40
 _short.maxlist = _short.maxdict = _short.maxtuple = 4
 
 
-def quote(value: object) -> str:
+def quote_input(value: object) -> str:
     """A bad input as a refusal quotes it: its ``repr``, shortened."""
     return _short.repr(value)
 

@@ -11,13 +11,13 @@ from ..analysis import REVIEW_MARKS, MoveReview, evaluations
 from ..board import Board, Outcome
 from ..i18n import translate
 from ..squares import BLACK, WHITE, Color, square_name
-from ..strings import front_end_strings
 from .aids import Aids, best_moves
 from .puzzling import hides_answer
 from .session import Session
+from .strings import front_end_strings
 from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
 
-__all__ = ["REVIEW_MARKS", "actions", "picture", "rule_notes"]
+__all__ = ["actions", "picture", "rule_notes"]
 
 
 def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:

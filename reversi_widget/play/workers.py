@@ -17,13 +17,15 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..players import Player, player_name
 from ..progress import Progress
-from .aids import Job
 from .session import Session
 from .slices import EventLoopRunner, Work
+
+if TYPE_CHECKING:  # aids needs puzzle mode, which needs the workers
+    from .aids import Job
 
 __all__ = ["PROGRESS_EVERY", "THREADS", "Backlog", "Callbacks", "Stale", "Workers"]
 

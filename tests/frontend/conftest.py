@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from reversi_widget.strings import front_end_strings
+from reversi_widget.play.strings import front_end_strings
 from reversi_widget.widget import ReversiWidget
 
 HERE = Path(__file__).parent
@@ -125,7 +125,12 @@ def _shared_page(browser: Any, server_url: str) -> Iterator[Any]:
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        errors.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    pg.on("dialog", dismiss)
     pg.goto(server_url)
     pg.wait_for_function("window.harnessReady === true")
     pg.js_errors = errors

@@ -57,7 +57,7 @@ def test_module_is_self_contained() -> None:
 
 def test_module_defines_no_texts_or_constants_of_python() -> None:
     """Labels come from `strings`, animation times and the lists of choices from `config`."""
-    from reversi_widget.strings import ENGLISH
+    from reversi_widget.play.strings import ENGLISH
 
     src = (JS / "widget.js").read_text()
     for key in ("undo", "new_game", "practice_reveal", "busy_review", "evaluation_help", "theme_high_contrast"):
@@ -213,7 +213,7 @@ def test_no_animation_when_off_or_reduced_motion(boot: Any) -> None:
     assert [s[:2] for s in snap] == [["black", None], ["black", None], ["white", None]]
     assert page.locator("[data-anim], .rw-anim").count() == 0
     page.emulate_media(reduced_motion="reduce")
-    set_traits(page, animation="fast", discs=AFTER_D3["discs"].replace("O", "X"))
+    set_traits(page, animation="fast", discs=str(AFTER_D3["discs"]).replace("O", "X"))
     assert page.locator("[data-anim], .rw-anim").count() == 0
 
 
@@ -393,11 +393,16 @@ def test_buttons_follow_pythons_actions(boot: Any) -> None:
     """Python's ``actions`` decides: a button left out is hidden, "disabled" is disabled,
     "primary" is the one drawn as the step to take."""
     page = boot(8, ply=4)
-    shown = lambda v: page.eval_on_selector_all(  # noqa: E731
-        f"{v} .rw-actions [data-action]",
-        "els => els.filter(e => !e.hidden).map(e => e.dataset.action + (e.disabled ? '-' : '')"
-        " + (e.hasAttribute('data-primary') ? '*' : ''))",
-    )
+
+    def shown(v: str) -> list[str]:
+        return list(
+            page.eval_on_selector_all(
+                f"{v} .rw-actions [data-action]",
+                "els => els.filter(e => !e.hidden).map(e => e.dataset.action + (e.disabled ? '-' : '')"
+                " + (e.hasAttribute('data-primary') ? '*' : ''))",
+            )
+        )
+
     assert shown(V1) == ["undo-", "redo-", "new", "hint"]  # a new game between two people
     set_traits(
         page, actions={"undo": "enabled", "redo": "disabled", "new": "enabled", "pass": "primary", "hint": "disabled"}
@@ -478,7 +483,7 @@ def _after(transcript: str, move: str) -> tuple[dict[str, Any], dict[str, Any]]:
     from reversi_widget import Board
 
     board = Board.from_transcript(transcript)
-    before = {"discs": _discs_of(board), "ply": board.ply, "moves": transcript_moves(transcript)}
+    before: dict[str, Any] = {"discs": _discs_of(board), "ply": board.ply, "moves": transcript_moves(transcript)}
     board.push(move)
     after = {
         "discs": _discs_of(board),
@@ -863,7 +868,10 @@ REFERENCES = """() => [...document.querySelectorAll('.reversi-widget')].map(root
 
 def test_ids_are_unique_per_view_with_a_module_copy_per_view(boot: Any) -> None:
     page = boot(8, arrows=[["a1", "h8"]])
-    ids = lambda: page.eval_on_selector_all(".reversi-widget [id]", "els => els.map(e => e.id)")  # noqa: E731
+
+    def ids() -> list[str]:
+        return list(page.eval_on_selector_all(".reversi-widget [id]", "els => els.map(e => e.id)"))
+
     try:
         page.evaluate(COPY_VIEW)
         first = ids()
@@ -1008,7 +1016,7 @@ KEY_TEXTS = """v => {
 def test_every_label_the_view_draws_comes_from_strings(boot: Any, language: str) -> None:
     """The front end has no texts of its own: a label missing from Python's table would show
     its bare key. With every part on screen, no key shows."""
-    from reversi_widget.strings import FRONT_END_KEYS, front_end_strings
+    from reversi_widget.play.strings import FRONT_END_KEYS, front_end_strings
 
     everything = {
         **AFTER_D3,

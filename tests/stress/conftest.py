@@ -97,7 +97,12 @@ def fresh_page(browser: Any) -> Iterator[Any]:
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        errors.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    pg.on("dialog", dismiss)
     pg.js_errors = errors
     yield pg
     context.close()

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from types import FrameType
@@ -429,8 +430,9 @@ ODD_TEXT = ["", " ", "  ", ",", ";", "-", "--", "pass", "pa", "PS", "x", "a0", "
 #: Characters that look like ASCII ones of the text forms, or fold or convert to them: digits of
 #: other scripts (``int`` reads them), ``²`` and ``①`` (``isdigit`` accepts them), the Kelvin sign
 #: and the long s (case folding makes them k and s), fullwidth letters, Unicode blanks and breaks.
-LOOK_ALIKES = ["\u0663", "\u06f5", "\u0968", "\uff18", "\u00b2", "\u2460", "\u212a", "\u017f", "\uff44", "\u0425",
-               "\u041e", "\u2212", "\u2003", "\u3000", "\u2028", "\u0085", "\u200b"]  # fmt: skip
+LOOK_ALIKES: list[str] = ["\u0663", "\u06f5", "\u0968", "\uff18", "\u00b2", "\u2460", "\u212a", "\u017f", "\uff44",
+                          "\u0425", "\u041e", "\u2212", "\u2003", "\u3000", "\u2028", "\u0085",
+                          "\u200b"]  # fmt: skip
 ODD_TEXT += LOOK_ALIKES
 
 
@@ -517,16 +519,14 @@ def test_mutated_transcripts(stress: Any, figures: Any) -> None:
         text, size = rng.choice(sources)
         mutated, what = mutate_text(text, rng, ["d3", "f5", "pass", "a1", "h8", "p16", "j10"])
         label = f"transcript {index} on {size}x{size} ({what}; run seed {seed}): {mutated[:80]!r}"
-        board = judge(
-            tally, label, TRANSCRIPT_PLACE, lambda m=mutated, n=size: Board.from_transcript(m, rules=Rules(size=n))
-        )
+        board = judge(tally, label, TRANSCRIPT_PLACE, partial(Board.from_transcript, mutated, rules=Rules(size=size)))
         if isinstance(board, Board):  # accepted: its own transcript replays to the same game
             again = Board.from_transcript(board.transcript(passes=True), rules=Rules(size=size))
             assert again == board and again.move_stack == board.move_stack, label
             assert parse_transcript(mutated, size) is not None
         # Played on top of a game in progress, a refused transcript leaves the game as it was.
         played = play_random(Board(rules=Rules(size=size)), rng, rng.randint(1, 12))
-        refused_without_a_trace(played, lambda b, m=mutated: b.push_transcript(m), label + " (pushed)")
+        refused_without_a_trace(played, partial(Board.push_transcript, text=mutated), label + " (pushed)")
     elapsed = figures.clock() - started
     figures.record("files", f"transcripts ({tally.accepted} read, {tally.refused} refused)", tally.total, elapsed)
     assert tally.refused > tally.total // 4 and tally.accepted > 0
@@ -562,18 +562,18 @@ def test_mutated_positions(stress: Any, figures: Any) -> None:
         else:
             mutated, what = mutate_text(text, rng, [" X", " O", " 30 30", " 999 999", "X", "O", "-", "*", "."])
         label = f"position {index} ({what}; run seed {seed}): {mutated[:80]!r}"
-        board = judge(tally, label, POSITION_PLACE, lambda m=mutated, r=rules: Board(m, rules=r))
+        board = judge(tally, label, POSITION_PLACE, partial(Board, mutated, rules=rules))
         if isinstance(board, Board):
             assert Board(board.to_string(), rules=rules) == board, label
             assert Board(str(board), rules=rules) == board, label
-        judge(tally, label + " (size inferred)", POSITION_PLACE, lambda m=mutated: Board.from_string(m))
+        judge(tally, label + " (size inferred)", POSITION_PLACE, partial(Board.from_string, mutated))
         # Set on a game in progress, a refused position leaves the game and its moves as they were.
         played = play_random(Board(rules=rules), rng, rng.randint(1, 12))
-        refused_without_a_trace(played, lambda b, m=mutated: b.set_position(m), label + " (set)")
+        refused_without_a_trace(played, partial(Board.set_position, position=mutated), label + " (set)")
         # As the custom start of rules (with or without a supply): refused by the rules, or a board.
         for supply in (None, rules.size**2 // 2):
-            values = {"size": rules.size, "start": mutated, "supply": supply}
-            made = judge(tally, f"{label} as Rules({supply=})", POSITION_PLACE, lambda v=values: Rules(**v))
+            as_rules = partial(Rules, size=rules.size, start=mutated, supply=supply)
+            made = judge(tally, f"{label} as Rules({supply=})", POSITION_PLACE, as_rules)
             if isinstance(made, Rules):
                 assert Board(rules=made).rules == made, label
     elapsed = figures.clock() - started

@@ -27,8 +27,7 @@ from reversi_widget.ggf import read_ggf, write_ggf
 from reversi_widget.records import GameLog
 from reversi_widget.widget import ReversiWidget
 from reversi_widget.wthor import PLAYERS_FILE, TOURNAMENTS_FILE, read_wthor
-from tests.test_ggf import play_random
-from tests.test_widget_model import send
+from tests.support import play_random, send
 from tests.test_wthor import header, move_byte, name_file
 
 IMG = '<img src=x onerror="window.__pwned=1">'
@@ -52,7 +51,7 @@ class ShowOff:
 
 
 def finished_game(seed: int, **names: str) -> Game:
-    return Game.from_board(play_random(Board(), random.Random(seed)), **names)  # type: ignore[arg-type]
+    return Game.from_board(play_random(Board(), random.Random(seed)), **names)
 
 
 def svg_texts(picture: str) -> list[str]:
@@ -97,7 +96,7 @@ def hostile_pictures() -> dict[str, str]:
     """Pictures whose text comes from hostile names: marks, captions, chart labels."""
     game = finished_game(3, black_player=IMG, white_player=SCRIPT)
     board = game.board()
-    marks = {"a1": IMG[:12], "b2": SCRIPT[:12], "c3": "<b>x</b>", "d4": "]]>&"}
+    marks: dict[str | int, object] = {"a1": IMG[:12], "b2": SCRIPT[:12], "c3": "<b>x</b>", "d4": "]]>&"}
     return {
         "board": svg.board(board, marks=marks),
         "grid": svg.boards([board, Board()], captions=[f"{game.black_player} vs {game.white_player}", SVG_ONLOAD]),

@@ -40,6 +40,7 @@ from hypothesis.stateful import (
 )
 
 from reversi_widget import BLACK, WHITE, Board, Move, ReversiError, Rules
+from reversi_widget.play.texts import Refusal
 from reversi_widget.squares import parse_square, square_name
 from reversi_widget.widget import INTENTS, SETTINGS, TIMELESS_INTENTS, ReversiWidget
 from tests.support import NOTICE_TRAITS, Capture, send
@@ -247,11 +248,11 @@ class WidgetMessages(RuleBasedStateMachine):
         paused=st.booleans(),
     )
     def start(self, size: int, black_computer: bool, white_computer: bool, paused: bool) -> None:
-        self.rules = Rules(size=size)
+        self.game_rules = Rules(size=size)
         self.computer = {BLACK: black_computer, WHITE: white_computer}
         self.paused = paused
         self.line: list[Move] = []
-        self.ref = Board(rules=self.rules)
+        self.ref = Board(rules=self.game_rules)
         self.pending: Call | None = None  # the computer's call the widget waits for
         self.stale: list[Call] = []  # calls the widget no longer waits for, to be answered
         self.think_expected = False
@@ -259,7 +260,7 @@ class WidgetMessages(RuleBasedStateMachine):
         self.errors: list[BaseException] = []
         self.log = ErrorLog()
         self.w = ReversiWidget(
-            rules=self.rules,
+            rules=self.game_rules,
             black=self.puppet if black_computer else "human",
             white=self.puppet if white_computer else "human",
             paused=paused,
@@ -277,9 +278,9 @@ class WidgetMessages(RuleBasedStateMachine):
         """Record any exception the intent handler turns into an 'internal error' refusal."""
         w = self.w
         assert w is not None
-        apply: Callable[[object, object], object] = w._apply_intent
+        apply: Callable[[object, object], Refusal | None] = w._apply_intent
 
-        def spied(content: object, buffers: object) -> object:
+        def spied(content: object, buffers: object) -> Refusal | None:
             try:
                 return apply(content, buffers)
             except Exception as error:
@@ -307,7 +308,7 @@ class WidgetMessages(RuleBasedStateMachine):
         return self.w
 
     def _position(self, ply: int) -> Board:
-        board = Board(rules=self.rules)
+        board = Board(rules=self.game_rules)
         for move in self.line[:ply]:
             board.push(move)
         return board
@@ -424,7 +425,9 @@ class WidgetMessages(RuleBasedStateMachine):
         messages = self.sent.messages
         for message in messages[self.read :]:
             if message.get("method") in ("update", "echo_update"):
-                self.front.update(plain(message["state"]))  # type: ignore[arg-type]
+                state = plain(message["state"])
+                assert isinstance(state, dict)
+                self.front.update(state)
             elif message.get("method") == "custom":
                 custom.append(message["content"])
         self.read = len(messages)
@@ -440,7 +443,7 @@ class WidgetMessages(RuleBasedStateMachine):
         assert w.board.to_string() == ref.to_string()
         assert [str(m) for m in w.board.move_stack] == [str(m) for m in ref.move_stack]
         assert [str(m) for m in w.line] == [str(m) for m in self.line]
-        replay = Board(rules=self.rules)
+        replay = Board(rules=self.game_rules)
         for move in self.line:
             replay.push(move)  # the line always replays legally from the start
         assert (w.ply, w.moves, w.game_over) == (ref.ply, [str(m) for m in self.line], ref.is_game_over())
@@ -537,7 +540,7 @@ class WidgetMessages(RuleBasedStateMachine):
             accept = True
 
             def effect() -> None:
-                self._start(Board(rules=self.rules))
+                self._start(Board(rules=self.game_rules))
 
         return (accept if judged_on_size or not accept else None), effect
 
@@ -563,7 +566,8 @@ class WidgetMessages(RuleBasedStateMachine):
             MESSAGES["accepted"] += 1
             effect()
             self._settle()
-            same_place = content.get("kind") == "jump" and content.get("to") == before[2]  # type: ignore[union-attr]
+            assert isinstance(content, dict)  # accepted: an intent
+            same_place = content.get("kind") == "jump" and content.get("to") == before[2]
             assert w.notice_kind not in REFUSAL_KINDS or same_place, (w.notice_kind, w.notice)
 
     def _draw_intent(self, data: st.DataObject) -> tuple[object, list[bytes]]:
@@ -606,7 +610,7 @@ class WidgetMessages(RuleBasedStateMachine):
             fields["ply"] = ref.ply + 1
         if shape == "mangled" and data.draw(st.integers(0, 5), label="extra?") == 0:
             fields[data.draw(st.text(max_size=8), label="extra key")] = data.draw(JSON_VALUES, label="extra value")
-        buffers: list[bytes] = []
+        buffers = []
         if shape == "mangled" and data.draw(st.integers(0, 9), label="buffers?") == 0:
             buffers = data.draw(SMALL_BUFFERS, label="buffers")
         return fields, buffers
@@ -654,7 +658,10 @@ class WidgetMessages(RuleBasedStateMachine):
             RuntimeError("the puppet gives up"),
             *(Move(sq, call.board.size) for sq in range(call.board.size**2) if Move(sq, call.board.size) not in legal),
         ]
-        answer = data.draw(st.sampled_from(legal) if legal and data.draw(st.integers(0, 4)) else st.sampled_from(bad))
+        answers: st.SearchStrategy[object] = st.sampled_from(bad)
+        if legal and bool(data.draw(st.integers(0, 4))):
+            answers = st.sampled_from(legal)
+        answer = data.draw(answers)
         call.answer = answer
         call.release.set()
         call.thread.join(WAIT)
@@ -673,7 +680,7 @@ class WidgetMessages(RuleBasedStateMachine):
     @rule(data=st.data())
     def python_plays(self, data: st.DataObject) -> None:
         legal = list(self.ref.legal_moves) if not self.ref.is_game_over() else []
-        if legal and data.draw(st.integers(0, 3)):
+        if legal and bool(data.draw(st.integers(0, 3))):
             move = data.draw(st.sampled_from(legal), label="python move")
             self.widget.play(move)
             self._push(move)
@@ -713,7 +720,7 @@ class WidgetMessages(RuleBasedStateMachine):
         plies = data.draw(st.integers(0, len(self.line)), label="plies")
         text = "".join(str(m) if m else "pass" for m in self.line[:plies])
         self.widget.load(text)
-        self._start(Board.from_transcript(text, rules=self.rules))
+        self._start(Board.from_transcript(text, rules=self.game_rules))
         self._settle()
 
     # -- writes to synced traits ---------------------------------------------------------------

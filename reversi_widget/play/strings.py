@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from .i18n import strings_for
+from ..i18n import strings_for
+
+__all__ = ["ENGLISH", "FRONT_END_KEYS", "front_end_strings"]
 
 ENGLISH: dict[str, str] = strings_for("en")
 

@@ -18,9 +18,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import GameLogBusyError, GameLogError, InvalidPositionError, ReversiError, cut, quote
+from ..game import Game
+from ..rules import Rules
 from .batch import analyse_games
-from .errors import GameLogBusyError, GameLogError, InvalidPositionError, ReversiError, cut, quote
-from .game import Game
 from .logfile import APPLICATION_ID, BUSY_TIMEOUT_MS, SCHEMA_VERSION, LogFile
 from .logtable import (
     COLUMNS,
@@ -34,11 +35,10 @@ from .logtable import (
     row_of,
     variant_label,
 )
-from .rules import Rules
 from .tables import MostPlayed, Stats, Table
 
 if TYPE_CHECKING:
-    from .svg import SvgImage
+    from ..svg import SvgImage
 
 #: In JupyterLite (Pyodide) the notebooks' folder lives in the browser's storage, where SQLite
 #: cannot write ("database disk image is malformed"): logs go to memory-backed /tmp instead.
@@ -155,7 +155,7 @@ class GameLog:
     def import_ggf(self, path_or_text: str | os.PathLike[str], *, source: str | None = None) -> list[int]:
         """Record every game of a GGF file (or GGF text) in one transaction; return their ids.
         Importing the same file again records nothing twice (see ``import_wthor``)."""
-        from .ggf import load_ggf, read_ggf_games
+        from ..ggf import load_ggf, read_ggf_games
 
         text_given = isinstance(path_or_text, str) and ("(;" in path_or_text or "\n" in path_or_text)
         if text_given:
@@ -176,7 +176,7 @@ class GameLog:
         Importing the same file again records nothing twice: a game equal to one already
         recorded from the same source (players, rules, moves, result, event) is matched to
         it and its id returned, so statistics are not counted double."""
-        from .wthor import read_wthor
+        from ..wthor import read_wthor
 
         path = Path(path)
         games = []

@@ -31,8 +31,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from .errors import GameLogBusyError, GameLogError, InvalidPositionError, ReversiError, cut
+from ..errors import GameLogBusyError, GameLogError, InvalidPositionError, ReversiError, cut
 from .logtable import SCHEMA
+
+__all__ = ["APPLICATION_ID", "BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "SQLITE_MAGIC", "LogFile"]
 
 APPLICATION_ID = 0x52564C47  # "RVLG": this file is a reversi-widget game log
 SCHEMA_VERSION = 1

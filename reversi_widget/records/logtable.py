@@ -10,12 +10,28 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from .board import Move
-from .errors import InvalidMoveError, InvalidPositionError, ReversiError, quote
-from .game import Game
-from .notation import parse_transcript
-from .rules import FREE_START, GOALS, SCORINGS, START_LAYOUTS, Rules
-from .squares import square_name
+from ..board import Move
+from ..errors import InvalidMoveError, InvalidPositionError, ReversiError, quote
+from ..game import Game
+from ..notation import parse_transcript
+from ..rules import FREE_START, GOALS, SCORINGS, START_LAYOUTS, Rules
+from ..squares import square_name
+
+__all__ = [
+    "COLUMNS",
+    "SCHEMA",
+    "SELECT",
+    "check_game_id",
+    "describe",
+    "filters",
+    "game_of",
+    "identity",
+    "recorded_from",
+    "row_of",
+    "text_of",
+    "variant_fields",
+    "variant_label",
+]
 
 SCHEMA = """
 CREATE TABLE games (

@@ -27,16 +27,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from . import native
-from .board import Board, Move
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
-from .geometry import squares_of
-from .i18n import translate
-from .notation import format_line
-from .rules import Rules
-from .search import INFINITY, paused_gc
-from .solver import WAIT_EMPTIES, EndgameSearch, check_searchable, side_bitboards
-from .squares import BLACK
+from .. import native
+from ..board import Board, Move
+from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
+from ..geometry import squares_of
+from ..i18n import translate
+from ..notation import format_line
+from ..rules import Rules
+from ..search import INFINITY, paused_gc
+from ..solver import WAIT_EMPTIES, EndgameSearch, check_searchable, side_bitboards
+from ..squares import BLACK
 
 __all__ = [
     "TASKS",
@@ -440,7 +440,7 @@ class Puzzle:
         return "\n".join(lines)
 
     def _repr_svg_(self) -> str:
-        from .svg import board as svg_board  # imported late: puzzles need no pictures
+        from ..svg import board as svg_board  # imported late: puzzles need no pictures
 
         return svg_board(self.board(), legal=True)
 

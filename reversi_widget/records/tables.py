@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from html import escape as html_escape
 from typing import TYPE_CHECKING, Any
 
-from .errors import ReversiError, quote
+from ..errors import ReversiError, quote
 
 if TYPE_CHECKING:
-    from .svg import SvgImage
+    from ..svg import SvgImage
 
 __all__ = ["MostPlayed", "Stats", "Table"]
 
@@ -122,7 +122,7 @@ class Stats:
 
     def chart(self, *, limit: int = 12, theme: str = "light") -> SvgImage:
         """Wins, draws and losses per player (``charts.win_rates``)."""
-        from .charts import win_rates
+        from ..charts import win_rates
 
         return win_rates(self, limit=limit, theme=theme)
 

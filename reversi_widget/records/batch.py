@@ -10,8 +10,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from .errors import ReversiError, cut, quote
-from .game import Game
+from ..errors import ReversiError, cut, quote
+from ..game import Game
 
 __all__ = ["analyse_games"]
 
@@ -65,7 +65,7 @@ def analyse_games(
             ) from None
     report: Callable[[int, int], object] | None
     if progress is None or progress is True:
-        from .progress import notebook_progress
+        from ..progress import notebook_progress
 
         bar = notebook_progress("games") if total else None
         report = (lambda done, all_: bar(done / all_, f"{done}/{all_} games")) if bar is not None else None

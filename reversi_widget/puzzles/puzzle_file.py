@@ -34,10 +34,10 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from .board import Move
-from .errors import InvalidMoveError, InvalidPositionError, ReversiError
+from ..board import Move
+from ..errors import InvalidMoveError, InvalidPositionError, ReversiError
+from ..rules import GOALS, SCORINGS, Rules
 from .puzzle import MoveResult, Puzzle, Source
-from .rules import GOALS, SCORINGS, Rules
 
 __all__ = ["FORMAT_LINE", "format_puzzles", "parse_puzzles", "read_puzzles", "write_puzzles"]
 

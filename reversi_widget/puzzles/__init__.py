@@ -19,10 +19,14 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from .board import Board, Move
-from .errors import ReversiError
-from .game import Game
-from .notation import format_line
+from ..board import Board, Move
+from ..errors import ReversiError
+from ..game import Game
+from ..notation import format_line
+from ..records import GameLog, Table, analyse_games
+from ..rules import GOALS, Rules
+from ..solver import EndgameSearch
+from ..wthor import WthorRecord
 from .puzzle import (
     TASKS,
     Difficulty,
@@ -35,10 +39,6 @@ from .puzzle import (
     quick_order,
 )
 from .puzzle_file import FORMAT_LINE, format_puzzles, parse_puzzles, read_puzzles, write_puzzles
-from .records import GameLog, Table, analyse_games
-from .rules import GOALS, Rules
-from .solver import EndgameSearch
-from .wthor import WthorRecord
 
 __all__ = [
     "FORMAT_LINE",
