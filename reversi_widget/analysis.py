@@ -18,12 +18,23 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import native
 from .board import Board, Move
-from .engine import Midgame, check_time_limit, compiled_midgame_ready, make_midgame
 from .progress import Progress, notebook_progress
-from .search import INFINITY, MAX_DEPTH, WIN, SearchTimeout, StopSignal, exact_score, paused_gc, score_to_margin
-from .solver import EndgameSearch, check_searchable, side_bitboards
+from .search import (
+    INFINITY,
+    MAX_DEPTH,
+    WIN,
+    SearchTimeout,
+    StopSignal,
+    check_searchable,
+    check_time_limit,
+    exact_score,
+    paused_gc,
+    score_to_margin,
+)
+from .search.endgame import Endgame, compiled_endgame_ready, make_endgame
+from .search.midgame import Midgame, compiled_midgame_ready, learned_weights, make_midgame
+from .search.probcut import load_calibration
 from .squares import BLACK, COLOR_NAMES, Color
 
 __all__ = [
@@ -37,7 +48,6 @@ __all__ = [
     "MoveAnalysis",
     "MoveReview",
     "analyse",
-    "compiled_solver",
     "default_depth",
     "evaluations",
     "exact_empties",
@@ -64,14 +74,9 @@ REVIEW_MARKS = ((12.0, "??"), (6.0, "?"), (2.0, "?!"))
 REVIEW_CHECK_PLIES = 2
 
 
-def compiled_solver(size: int) -> bool:
-    """Whether the compiled exact solver takes this size now."""
-    return size in native.SIZES and native.ready("endgame")
-
-
 def exact_empties(size: int, timed: bool) -> int:
     """Up to how many empty squares ``analyse`` solves exactly, with or without a time limit."""
-    return (EXACT_EMPTIES_TIMED if timed else EXACT_EMPTIES)[compiled_solver(size)]
+    return (EXACT_EMPTIES_TIMED if timed else EXACT_EMPTIES)[compiled_endgame_ready(size)]
 
 
 #: Centi-discs either side of a move's score at the last depth where the analysis looks for
@@ -80,18 +85,17 @@ ASPIRATION = 300
 #: The selectivity of the analysis' searches where the search can cut probably (see
 #: ``probcut``): a cut needs the deep score beyond the window by 2 spreads (about 95% sure).
 ANALYSIS_SELECTIVITY = 2
-#: With probable cuts, the default depth ``analyse`` searches to, and from how many empties
-#: on it searches to the end instead (an estimate, unless no probable cut touched a score).
-SELECTIVE_DEPTH = 12
-SELECTIVE_END_EMPTIES = 24
+#: With probable cuts, the default depth ``analyse`` searches to: two plies deeper than the
+#: full-width search in about twice its time (errors at 21 empties, against exact scores:
+#: 4.0 discs where full width at depth 8 is off by 5.0).
+SELECTIVE_DEPTH = 10
 
 
-def default_depth(size: int, empties: int | None = None, selective: bool = False) -> int:
-    """A depth that analyses a position in well under a second on this size (deeper with
-    the compiled search, deeper still with probable cuts, and to the end from
-    ``SELECTIVE_END_EMPTIES`` then)."""
-    if selective:
-        return empties if empties is not None and empties <= SELECTIVE_END_EMPTIES else SELECTIVE_DEPTH
+def default_depth(size: int, goal: str = "classic") -> int:
+    """A depth that analyses a position in about a second on this variant (deeper with the
+    compiled search, deeper still where it cuts probably)."""
+    if compiled_midgame_ready(size) and learned_weights(size, goal) and load_calibration(size, goal):
+        return SELECTIVE_DEPTH
     if compiled_midgame_ready(size):
         return 10 if size <= 6 else 8
     return 4 if size <= 8 else 3 if size <= 12 else 2
@@ -255,7 +259,7 @@ def analyse(
     nodes = 0
     reached = empties
     if want_exact:
-        solver = EndgameSearch(board.size, rules.goal, rules.scoring, signal)
+        solver = make_endgame(board.size, rules.goal, rules.scoring, signal)
         # With a time limit the exact attempt leaves a third of it for the estimate.
         solver.deadline = None if time_limit is None else start + time_limit * 2 / 3
         try:
@@ -283,7 +287,7 @@ def analyse(
 
 def _children(board: Board) -> list[tuple[Move, int, int]]:
     """(move, opponent's bitboard, mover's bitboard) after each legal move."""
-    p, o = side_bitboards(board)
+    p, o = board.sides()
     flips = board.geometry.flips
     out = []
     for move in board.legal_moves:
@@ -298,7 +302,7 @@ def _moves_of(squares: list[int | None], size: int) -> tuple[Move, ...]:
     return tuple(Move(sq, size) for sq in squares)
 
 
-def _exact_entries(board: Board, solver: EndgameSearch, progress: Progress | None) -> list[MoveAnalysis]:
+def _exact_entries(board: Board, solver: Endgame, progress: Progress | None) -> list[MoveAnalysis]:
     children = _children(board)
     entries = []
     empties = board.empty_count()
@@ -331,7 +335,7 @@ def _midgame_entries(
         search.selectivity = ANALYSIS_SELECTIVITY
     empties = board.empty_count()
     if depth is None:
-        depth = MAX_DEPTH if deadline is not None else default_depth(board.size, empties, search.selective)
+        depth = MAX_DEPTH if deadline is not None else default_depth(board.size, rules.goal)
     moves = board.geometry.moves
     children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board) if only is None or move in only]
     scores: dict[Move, int] = {}
@@ -582,8 +586,8 @@ def _exact_values(
     if not last.is_game_over():
         return values  # an unfinished line: nothing to start the chain from
     first = last.rules
-    solver = EndgameSearch(last.size, first.goal, first.scoring, stop)
-    p, o = side_bitboards(last)
+    solver = make_endgame(last.size, first.goal, first.scoring, stop)
+    p, o = last.sides()
     values[len(positions) - 1] = (solver.final(p, o), None)
     plies = len(played_moves)
     try:
@@ -619,7 +623,7 @@ def _solve_in_review(position: Board, plies_left: int, depth: int | None, time_l
         return depth >= empties
     if empties <= exact_empties(position.size, time_limit is not None):
         return True
-    return plies_left <= REVIEW_EXACT_PLIES and compiled_solver(position.size)
+    return plies_left <= REVIEW_EXACT_PLIES and compiled_endgame_ready(position.size)
 
 
 def _review_budget(position: Board, time_limit: float | None) -> float | None:
@@ -632,10 +636,10 @@ def _review_budget(position: Board, time_limit: float | None) -> float | None:
     return REVIEW_EXTRA_SECONDS
 
 
-def _value_above(solver: EndgameSearch, position: Board, floor: int) -> tuple[int, Move | None]:
+def _value_above(solver: Endgame, position: Board, floor: int) -> tuple[int, Move | None]:
     """The exact value of ``position``, known to be at least ``floor`` (the played move's
     score), and a move reaching it when that is more (``None`` when the played move is best)."""
-    p, o = side_bitboards(position)
+    p, o = position.sides()
     value = solver.search(p, o, floor, INFINITY)
     if value <= floor:
         return floor, None

@@ -29,13 +29,13 @@ from typing import TypeVar
 import numpy as np
 
 from . import native
-from .engine import make_midgame
 from .errors import InvalidPositionError
 from .geometry import geometry, squares_of
-from .probcut import CALIBRATION_FILE, FORMAT, VERSION, variant_key
 from .search import INFINITY, WIN
+from .search.endgame import make_endgame
+from .search.midgame import make_midgame
+from .search.probcut import CALIBRATION_FILE, FORMAT, VERSION, variant_key
 from .selfplay import SelfPlaySettings, play_game
-from .solver import EndgameSearch
 from .squares import parse_square
 from .train import DEFAULT_DATA, THEORETICAL_EMPTIES, progress_bar, wthor_files
 from .wthor import read_wthor
@@ -251,7 +251,7 @@ def gather(args: argparse.Namespace, show: bool = True) -> tuple[list[Sample], l
     files = wthor_files(args.data)
     chosen = rng.sample(files, min(len(files), args.files))
     search = make_midgame(8, "classic", "count", compiled=native.ready("midgame"))
-    solver = EndgameSearch(8, "classic", "count")
+    solver = make_endgame(8, "classic", "count")
     mid_range = (args.depth + 2, 58)
     half = args.positions // 2
     sources = list(master_positions(chosen, rng, args.positions - half, mid_range))

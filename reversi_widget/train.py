@@ -43,7 +43,8 @@ from scipy.sparse.linalg import lsqr
 from . import native
 from .errors import IllegalMoveError, InvalidPositionError
 from .geometry import geometry
-from .patterns import (
+from .search.endgame import make_endgame
+from .search.patterns import (
     EXTRAS,
     INVERTED_WEIGHTS_FILE,
     PATTERNS,
@@ -55,7 +56,6 @@ from .patterns import (
     write_weights,
 )
 from .selfplay import MAX_SOLVE_EMPTIES, LabelledPosition, SelfPlaySettings, label_game, play_game
-from .solver import EndgameSearch
 from .squares import parse_square
 from .wthor import WthorRecord, read_wthor
 
@@ -225,7 +225,7 @@ def self_play(games: int, seed: int, settings: SelfPlaySettings, show: bool = Tr
     """Games ``0 .. games-1`` of ``seed``, played and labelled (see ``selfplay``)."""
     native.wait("midgame")  # the same games either way, only sooner compiled
     native.wait("endgame")
-    solver = EndgameSearch(8, settings.goal)
+    solver = make_endgame(8, settings.goal)
     numbers = range(games)
     return [
         label_game(play_game(seed, number, settings), solver, settings.solve_empties)

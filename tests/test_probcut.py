@@ -14,16 +14,17 @@ from pathlib import Path
 import pytest
 
 from reversi_widget import Board, InvalidPositionError
-from reversi_widget.engine import Engine, make_midgame
+from reversi_widget.engine import Engine
 from reversi_widget.geometry import geometry
-from reversi_widget.probcut import (
+from reversi_widget.search import FULL_WIDTH, INFINITY, WIN
+from reversi_widget.search.midgame import make_midgame
+from reversi_widget.search.probcut import (
     CALIBRATION_FILE,
     MIN_DEPTH,
     cut_rows,
     load_calibration,
     shallow_depth,
 )
-from reversi_widget.search import FULL_WIDTH, INFINITY, WIN
 from reversi_widget.solver import solve
 from tests.native_support import require_compiled
 from tests.support import play_random

@@ -21,20 +21,33 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evaluation import Weights, default_weights, square_table, weight_table
 from ..geometry import geometry
-from ..probcut import Calibration, cut_rows
 from ..search import FULL_WIDTH, INFINITY, WIN, SearchTimeout, StopSignal
+from ..search.evaluate import Weights, default_weights, square_table, weight_table
+from ..search.probcut import Calibration, cut_rows
 from . import SIZES
-from .bits import ONE, ZERO, kernel, popcount, signed, trailing_zeros, u64, unsigned
-from .endgame import HASH_O, HASH_P, INVERTED, MAX_MOVES, TOURNAMENT, final_score
+from .bits import ONE, ZERO, kernel, popcount, trailing_zeros, unsigned
+from .endgame import INVERTED, MAX_MOVES, TOURNAMENT, final_score
 from .endgame import search as exact_search
 from .evaluate import evaluate, weight_array
 from .moves import FULL, flips, legal
 from .patterns import NO_PATTERNS, PatternArrays
+from .table import (
+    GENERATIONS,
+    NO_VALUE,
+    best_of,
+    bounds,
+    depth_of,
+    find,
+    lower_of,
+    probe,
+    selectivity_of,
+    store,
+    table_move,
+    upper_of,
+)
 
 __all__ = [
-    "FULL_WIDTH",
     "SELECTIVITY_T",
     "NativeMidgame",
     "negamax",
@@ -61,19 +74,6 @@ ORDER_MOBILITY = 400
 #: A search to the end hands over to the exact solver from this many empties down, even a
 #: selective one (below, its probable cuts save less than they cost).
 SELECTIVE_EXACT_EMPTIES = 10
-
-#: A table entry's third word: lower and upper bound (22 bits each, offset), depth (6 bits),
-#: best square + 1 (7 bits), selectivity (3 bits), generation (4 bits).
-OFFSET = 1 << 21
-NO_BOUND = OFFSET - 1  # stands for +-INFINITY
-GENERATIONS = 16
-MASK_22 = u64((1 << 22) - 1)
-MASK_7 = u64(0x7F)
-MASK_6 = u64(0x3F)
-MASK_4 = u64(0xF)
-MASK_3 = u64(0x7)
-SHIFT_HASH, SHIFT_UPPER, SHIFT_DEPTH, SHIFT_BEST = u64(31), u64(22), u64(44), u64(50)
-SHIFT_SELECTIVITY, SHIFT_GENERATION = u64(57), u64(60)
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
@@ -132,91 +132,6 @@ def centi_discs(score: int) -> int:
     if score <= -WIN:
         return score + WIN
     return score
-
-
-@kernel("int64(uint64, uint64, int64)", inline=True)
-def slot_of(p: int, o: int, slots: int) -> int:
-    """The first slot of the pair where ``(p, o)`` belongs."""
-    h = p * HASH_P ^ o * HASH_O
-    h ^= h >> SHIFT_HASH
-    return signed(h & unsigned(slots - 1)) & ~1
-
-
-@kernel("uint64(int64, int64, int64, int64, int64, int64)", inline=True)
-def pack(lower: int, upper: int, depth: int, best: int, selectivity: int, generation: int) -> int:
-    lower = max(lower, -NO_BOUND)
-    upper = min(upper, NO_BOUND)
-    return (
-        unsigned(lower + OFFSET)
-        | unsigned(upper + OFFSET) << SHIFT_UPPER
-        | unsigned(min(depth, 63)) << SHIFT_DEPTH
-        | unsigned(best + 1) << SHIFT_BEST
-        | unsigned(selectivity) << SHIFT_SELECTIVITY
-        | unsigned(generation) << SHIFT_GENERATION
-    )
-
-
-@kernel("int64(uint64)", inline=True)
-def lower_of(data: int) -> int:
-    value = signed(data & MASK_22) - OFFSET
-    return -INFINITY if value == -NO_BOUND else value
-
-
-@kernel("int64(uint64)", inline=True)
-def upper_of(data: int) -> int:
-    value = signed(data >> SHIFT_UPPER & MASK_22) - OFFSET
-    return INFINITY if value == NO_BOUND else value
-
-
-@kernel("int64(uint64)", inline=True)
-def depth_of(data: int) -> int:
-    return signed(data >> SHIFT_DEPTH & MASK_6)
-
-
-@kernel("int64(uint64)", inline=True)
-def best_of(data: int) -> int:
-    return signed(data >> SHIFT_BEST & MASK_7) - 1
-
-
-@kernel("int64(uint64)", inline=True)
-def selectivity_of(data: int) -> int:
-    return signed(data >> SHIFT_SELECTIVITY & MASK_3)
-
-
-@kernel("int64(uint64)", inline=True)
-def generation_of(data: int) -> int:
-    return signed(data >> SHIFT_GENERATION & MASK_4)
-
-
-@kernel("int64(uint64, uint64, uint64[:, :])")
-def table_move(p: int, o: int, table: np.ndarray) -> int:
-    """The best square the table holds for ``(p, o)``, or -1."""
-    first = slot_of(p, o, table.shape[0])
-    for entry in range(first, first + 2):
-        if table[entry, 0] == p and table[entry, 1] == o and table[entry, 2] != ZERO:
-            return best_of(table[entry, 2])
-    return -1
-
-
-@kernel("void(uint64[:, :], uint64, uint64, int64, int64, int64, int64, int64, int64)", inline=True)
-def store(table: np.ndarray, p: int, o: int, lower: int, upper: int, depth: int, best: int, sel: int, gen: int) -> None:
-    """Keep a node's bounds: in its own entry, else a free slot of its pair, else one of an
-    earlier search, else the shallower one."""
-    first = slot_of(p, o, table.shape[0])
-    entry = -1
-    for candidate in range(first, first + 2):
-        if table[candidate, 0] == p and table[candidate, 1] == o:
-            entry = candidate
-    if entry < 0:
-        entry = first
-        a, b = table[first, 2], table[first + 1, 2]
-        if a != ZERO:
-            a_old, b_old = generation_of(a) != gen, generation_of(b) != gen
-            if b == ZERO or (b_old and not a_old) or (a_old == b_old and depth_of(b) < depth_of(a)):
-                entry = first + 1
-    table[entry, 0] = p
-    table[entry, 1] = o
-    table[entry, 2] = pack(lower, upper, depth, best, sel, gen)
 
 
 SIGNATURE = (
@@ -284,28 +199,20 @@ def negamax(
                 n, p, o, margin_floor(alpha), margin_ceil(beta), rules, exact_table, exact_slots, stop, stats
             )
             return exact_value(margin)
-    first_slot = slot_of(p, o, table.shape[0])
-    entry = -1
-    for candidate in range(first_slot, first_slot + 2):
-        if table[candidate, 0] == p and table[candidate, 1] == o and table[candidate, 2] != ZERO:
-            entry = candidate
+    entry = find(table, p, o)
     first = -1
     if entry >= 0:
         data = table[entry, 2]
         first = best_of(data)
         entry_sel = selectivity_of(data)
         if depth_of(data) >= depth and entry_sel >= sel:
-            lower, upper = lower_of(data), upper_of(data)
-            if entry_sel < FULL_WIDTH and (alpha < -WIN or beta > WIN or lower >= WIN or upper <= -WIN):
+            if entry_sel < FULL_WIDTH and (
+                alpha < -WIN or beta > WIN or lower_of(data) >= WIN or upper_of(data) <= -WIN
+            ):
                 stats[1] += 1
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            if lower == upper:
-                return lower
-            alpha = max(alpha, lower)
-            beta = min(beta, upper)
+            value, alpha, beta = probe(data, alpha, beta)
+            if value != NO_VALUE:
+                return value
     # Multi-ProbCut (written out here: numba compiles no mutual recursion). ``cuts[empties,
     # depth]`` holds (shallow depth, slope, intercept, spread): the deep score is about
     # ``slope * shallow + intercept``, give or take ``spread`` centi-discs (one standard
@@ -432,8 +339,7 @@ def negamax(
                 alpha = score
                 if alpha >= beta:
                     break
-    lower = -INFINITY if best <= alpha0 else best
-    upper = INFINITY if best >= beta0 else best
+    lower, upper = bounds(best, alpha0, beta0)
     store(table, p, o, lower, upper, depth, best_sq, sel, generation)
     return best
 

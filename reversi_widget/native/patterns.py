@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ..patterns import EXTRAS, PATTERNS, PHASES, PatternWeights, load_weights, phase_of
+from ..search.patterns import EXTRAS, PATTERNS, PHASES, PatternWeights, load_weights, phase_of
 from .bits import kernel, popcount, signed, u64
 from .moves import legal
 

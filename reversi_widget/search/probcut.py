@@ -34,7 +34,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidPositionError
+from ..errors import InvalidPositionError
 
 __all__ = [
     "CALIBRATION_FILE",
@@ -47,7 +47,7 @@ __all__ = [
     "variant_key",
 ]
 
-CALIBRATION_FILE = Path(__file__).with_name("data") / "probcut.json"
+CALIBRATION_FILE = Path(__file__).parents[1] / "data" / "probcut.json"
 FORMAT = "reversi-widget probcut"
 VERSION = 1
 #: The shallowest depth where a probable cut is tried.
