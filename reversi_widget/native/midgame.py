@@ -51,7 +51,6 @@ __all__ = [
     "SELECTIVITY_T",
     "NativeMidgame",
     "negamax",
-    "table_move",
 ]
 
 #: Transposition table slots per board size (a power of two; three uint64 a slot).
