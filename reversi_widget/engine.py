@@ -141,6 +141,8 @@ class SearchInfo:
     #: the result (win or loss) is proven but the margin only bounds it: a win by at least
     #: ``margin`` (a win/draw/loss solve, or a search that saw every reply lose in its depth)
     bound: bool = False
+    #: the move came from the opening book (``book``), unsearched; the score is the book's value
+    book: bool = False
 
     @property
     def margin(self) -> float:
@@ -409,14 +411,22 @@ class Engine:
     variations (perturbed weights, noise, placement in the free start) reproducible. With
     a time budget the depth reached depends on the machine, so only levels that finish
     their fixed depth in time repeat exactly. ``learned=False`` evaluates with the hand-made
-    evaluation where the learned one would serve (see the module's docstring). ``choose``
-    never changes the board.
+    evaluation where the learned one would serve (see the module's docstring). Levels 5-7
+    play from the opening book on 8x8 classic while it has a move close to its best that
+    stays in it (``book.Book.pick``; ``book=False`` turns that off). ``choose`` never
+    changes the board.
     """
 
     LEVELS: ClassVar[dict[str, int]] = {"beginner": 1, "easy": 2, "medium": 4, "hard": 5, "expert": 7}
 
     def __init__(
-        self, level: int | str = 4, time_limit: float | None = None, seed: int | None = None, *, learned: bool = True
+        self,
+        level: int | str = 4,
+        time_limit: float | None = None,
+        seed: int | None = None,
+        *,
+        learned: bool = True,
+        book: bool = True,
     ) -> None:
         self.level = check_level(level)
         self.time_limit = check_time_limit(time_limit)
@@ -424,8 +434,11 @@ class Engine:
             raise ValueError(f"seed must be an int or None, got {seed!r}")
         if not isinstance(learned, bool):
             raise ValueError(f"learned must be True or False, got {learned!r}")
+        if not isinstance(book, bool):
+            raise ValueError(f"book must be True or False, got {book!r}")
         self.seed = seed
         self.learned = learned
+        self.book = book
         self.settings = LEVEL_SETTINGS[self.level]
         self._rng = random.Random(seed)
         self._weights: dict[str, Weights] = {}
@@ -439,7 +452,8 @@ class Engine:
         limit = "" if self.time_limit is None else f", time_limit={self.time_limit}"
         seed = "" if self.seed is None else f", seed={self.seed}"
         learned = "" if self.learned else ", learned=False"
-        return f"Engine(level={self.level}{limit}{seed}{learned})"
+        book = "" if self.book else ", book=False"
+        return f"Engine(level={self.level}{limit}{seed}{learned}{book})"
 
     @property
     def budget(self) -> float:
@@ -515,6 +529,15 @@ class Engine:
             move = Move(None, size)
             self.last_search = SearchInfo(move, 0, 0, False, 0, time.perf_counter() - start)
             return move
+        if self.book:
+            from . import book as opening_book  # its file is read on the first 8x8 classic board
+
+            playing = self.level in opening_book.ENGINE_LEVELS
+            picked = opening_book.pick(board, self._rng, leaving=False) if playing else None
+            if picked is not None:
+                seconds = time.perf_counter() - start
+                self.last_search = SearchInfo(picked.move, round(picked.value * 100), 0, False, 0, seconds, book=True)
+                return picked.move
         search = self._search_for(board)
         self.stop_signal.clear()
         search.take_nodes()
