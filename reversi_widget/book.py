@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from .board import Board, Move
-from .errors import InvalidPositionError
+from .errors import InvalidPositionError, ReversiError
 from .geometry import geometry, squares_of
 from .squares import BLACK
 
@@ -433,7 +433,7 @@ def _show(path: Path, moves: str) -> int:
     try:
         book = read_book(path)
         board = Board.from_transcript(moves) if moves else Board()
-    except InvalidPositionError as error:
+    except ReversiError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     loaded = time.perf_counter() - start

@@ -47,7 +47,7 @@ from .wthor import WthorRecord, read_wthor
 from .wthor_data import wthor_years
 
 #: Positions seen in at least this many master games join the book...
-MIN_GAMES = 3
+MIN_GAMES = 5
 #: ... up to this many moves from the start...
 MAX_PLY = 30
 #: ... and are searched this deep (plies) for their moves leaving the book.

@@ -27,7 +27,9 @@ weights a little (``spread``) and levels 1-4 add noise to each root move's score
 learned tables are not perturbed: they are fitted, and a perturbed table is only a worse
 one. Levels 3 and 4 keep their root noise, made ``LEARNED_NOISE_SCALE`` times larger to stay
 the same share of a score in real discs; levels 5-7 play the best move they find, so their
-games vary only as far as the depth reached in their time does (and with the opponent).
+games vary only as far as the depth reached in their time does (and with the opponent),
+except in the opening of 8x8 classic: there they play from the opening book (``book``), at
+random among its moves close to the best.
 """
 
 from __future__ import annotations
