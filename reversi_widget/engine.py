@@ -27,7 +27,9 @@ weights a little (``spread``) and levels 1-4 add noise to each root move's score
 learned tables are not perturbed: they are fitted, and a perturbed table is only a worse
 one. Levels 3 and 4 keep their root noise, made ``LEARNED_NOISE_SCALE`` times larger to stay
 the same share of a score in real discs; levels 5-7 play the best move they find, so their
-games vary only as far as the depth reached in their time does (and with the opponent).
+games vary only as far as the depth reached in their time does (and with the opponent),
+except in the opening of 8x8 classic: there they play from the opening book (``book``), at
+random among its moves close to the best.
 """
 
 from __future__ import annotations
@@ -152,6 +154,8 @@ class SearchInfo:
     #: the result (win or loss) is proven but the margin only bounds it: a win by at least
     #: ``margin`` (a win/draw/loss solve, or a search that saw every reply lose in its depth)
     bound: bool = False
+    #: the move came from the opening book (``book``), unsearched; the score is the book's value
+    book: bool = False
 
     @property
     def margin(self) -> float:
@@ -220,7 +224,9 @@ class Engine:
     reproducible. With a time budget the depth reached depends on the machine, so only levels
     that finish their fixed depth in time repeat exactly. ``learned=False`` evaluates with the
     hand-made evaluation where the learned one would serve (see the module's docstring).
-    ``choose`` never changes the board.
+    Levels 5-7 play from the opening book on 8x8 classic while it has a move close to its
+    best that stays in it (``book.Book.pick``; ``book=False`` turns that off). ``choose``
+    never changes the board.
     """
 
     LEVELS: ClassVar[dict[str, int]] = {"beginner": 1, "easy": 2, "medium": 4, "hard": 5, "expert": 7}
@@ -233,6 +239,7 @@ class Engine:
         *,
         learned: bool = True,
         clock: float | None = None,
+        book: bool = True,
     ) -> None:
         self.level = check_level(level)
         self.time_limit = check_time_limit(time_limit)
@@ -241,8 +248,11 @@ class Engine:
             raise ValueError(f"seed must be an int or None, got {seed!r}")
         if not isinstance(learned, bool):
             raise ValueError(f"learned must be True or False, got {learned!r}")
+        if not isinstance(book, bool):
+            raise ValueError(f"book must be True or False, got {book!r}")
         self.seed = seed
         self.learned = learned
+        self.book = book
         self.settings = LEVEL_SETTINGS[self.level]
         #: The time left for this game's moves, when playing on a clock.
         self.clock = None if seconds is None else GameClock(seconds)
@@ -258,7 +268,8 @@ class Engine:
         seed = "" if self.seed is None else f", seed={self.seed}"
         learned = "" if self.learned else ", learned=False"
         clock = "" if self.clock is None else f", clock={self.clock.total}"
-        return f"Engine(level={self.level}{limit}{seed}{learned}{clock})"
+        book = "" if self.book else ", book=False"
+        return f"Engine(level={self.level}{limit}{seed}{learned}{clock}{book})"
 
     @property
     def budget(self) -> float:
@@ -347,6 +358,17 @@ class Engine:
             move = Move(None, size)
             self.last_search = SearchInfo(move, 0, 0, False, 0, time.perf_counter() - start)
             return move
+        if self.book:
+            from . import book as opening_book  # its file is read on the first 8x8 classic board
+
+            playing = self.level in opening_book.ENGINE_LEVELS
+            picked = opening_book.pick(board, self._rng, leaving=False) if playing else None
+            if picked is not None:
+                seconds = time.perf_counter() - start
+                if self.clock is not None:
+                    self.clock.spend(seconds)
+                self.last_search = SearchInfo(picked.move, round(picked.value * 100), 0, False, 0, seconds, book=True)
+                return picked.move
         # Building a variant's search (its tables, and its learned weights read once a
         # process) is setting up, not thinking: the move's time starts after it.
         search = self._search_for(board)

@@ -124,7 +124,8 @@ def play_game(seed: int, number: int, settings: SelfPlaySettings) -> Game:
     """Game ``number`` of ``seed``, played to the end."""
     rng = game_rng(seed, number)
     board = Board(rules=Rules(goal=settings.goal))
-    engine = Engine(settings.level, time_limit=MOVE_SECONDS, seed=rng.randrange(2**31))
+    # Without the opening book: the games explore the engine's own play, as they did before it.
+    engine = Engine(settings.level, time_limit=MOVE_SECONDS, seed=rng.randrange(2**31), book=False)
     opening = rng.randint(*settings.opening)
     positions: list[Position] = []
     while not board.is_game_over():

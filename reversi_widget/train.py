@@ -100,12 +100,15 @@ T = TypeVar("T")
 
 
 def progress_bar(items: Sequence[T], label: str, stream: TextIO | None = None) -> Iterator[T]:
-    """Yield ``items`` while drawing a one-line text bar on stderr."""
+    """Yield ``items`` while drawing a one-line text bar on stderr (at most five times a
+    second: a bar over many short items would spend its time drawing)."""
     out = sys.stderr if stream is None else stream
     total = max(1, len(items))
-    start = time.perf_counter()
+    start = drawn = time.perf_counter()
     for done, item in enumerate(items):
-        _draw(out, label, done, total, start)
+        if done == 0 or time.perf_counter() - drawn >= 0.2:
+            _draw(out, label, done, total, start)
+            drawn = time.perf_counter()
         yield item
     _draw(out, label, total, total, start)
     print(file=out)
