@@ -109,6 +109,7 @@ def test_set_up_a_position_in_the_editor_and_play_from_it(server: Server, page: 
     legal = page.wait_for_selector(f"{root} [data-legal]")
     square = legal.get_attribute("data-square")
     page.click(f'{root} [data-square="{square}"]')
+    page.wait_for_selector(f'{root} [data-square="{square}"][data-disc="white"]')  # Python played it
     told = run_code(page, 1, "w.wait(10); print(w.board.move_stack, w.board.root().to_string(), 'END')")
     expected_root = "-" * 18 + "X" + "-" * 8 + "XO------OX" + "-" * 27 + " O"
     assert told.startswith(f"[Move.from_name('{square}')] {expected_root}")

@@ -124,10 +124,9 @@ def test_long_game_move_list_and_keys_in_the_controls(server: Server, page: Any)
     shown_ply(1)
     page.keyboard.press("End")
     shown_ply(plies)
-    for _ in range(3):
+    for step in range(1, 4):
         page.keyboard.press("ArrowLeft")
-        page.wait_for_timeout(150)
-    shown_ply(plies - 3)
+        shown_ply(plies - step)
     # JupyterLab's command-mode keys (a, b: new cell; Enter: edit the cell) stay with the control
     page.locator(f"{widget} [data-action=undo]").focus()
     page.keyboard.press("a")
@@ -257,7 +256,7 @@ def test_only_the_buttons_that_apply_show_and_the_next_step_is_primary(server: S
         server,
         "buttons.ipynb",
         IMPORT + "from reversi_widget.players import RandomPlayer\n"
-        f"c = ReversiWidget({PASS_LINE!r}, black=RandomPlayer(seed=0), white=RandomPlayer(seed=0),"
+        f"c = ReversiWidget({PASS_LINE[:-24]!r}, black=RandomPlayer(seed=0), white=RandomPlayer(seed=0),"
         " animation='off', move_delay=1.5, analysis_depth=1)\nc",
         "h = ReversiWidget(white='greedy', animation='off')\nh",
         "p = ReversiWidget(practice=True, animation='off')\np",
