@@ -33,8 +33,7 @@ from .search import (
     score_to_margin,
 )
 from .search.endgame import Endgame, compiled_endgame_ready, make_endgame
-from .search.midgame import Midgame, compiled_midgame_ready, learned_weights, make_midgame
-from .search.probcut import load_calibration
+from .search.midgame import Midgame, compiled_midgame_ready, make_midgame
 from .squares import BLACK, COLOR_NAMES, Color
 
 __all__ = [
@@ -82,20 +81,17 @@ def exact_empties(size: int, timed: bool) -> int:
 #: Centi-discs either side of a move's score at the last depth where the analysis looks for
 #: it at the next depth first.
 ASPIRATION = 300
-#: The selectivity of the analysis' searches where the search can cut probably (see
-#: ``probcut``): a cut needs the deep score beyond the window by 2 spreads (about 95% sure).
+#: The selectivity of the analysis' searches within a time limit, where the search can cut
+#: probably (see ``search.probcut``): a cut needs the deep score beyond the window by 2
+#: spreads (about 95% sure). In the same time they reach some two plies deeper (errors at 21
+#: empties, against exact scores: 4.0 discs at depth 10 where full width at depth 8 is off
+#: by 5.0). A fixed depth is searched full width: its scores repeat on both paths.
 ANALYSIS_SELECTIVITY = 2
-#: With probable cuts, the default depth ``analyse`` searches to: two plies deeper than the
-#: full-width search in about twice its time (errors at 21 empties, against exact scores:
-#: 4.0 discs where full width at depth 8 is off by 5.0).
-SELECTIVE_DEPTH = 10
 
 
-def default_depth(size: int, goal: str = "classic") -> int:
-    """A depth that analyses a position in about a second on this variant (deeper with the
-    compiled search, deeper still where it cuts probably)."""
-    if compiled_midgame_ready(size) and learned_weights(size, goal) and load_calibration(size, goal):
-        return SELECTIVE_DEPTH
+def default_depth(size: int) -> int:
+    """A depth that analyses a position in well under a second on this size (deeper with
+    the compiled search)."""
     if compiled_midgame_ready(size):
         return 10 if size <= 6 else 8
     return 4 if size <= 8 else 3 if size <= 12 else 2
@@ -324,18 +320,19 @@ def _midgame_entries(
     only: tuple[Move, ...] | None = None,
 ) -> tuple[list[MoveAnalysis], int, int]:
     """Iterative deepening over every move (or the moves ``only`` names) with a full window,
-    selective where the search can cut probably (``ANALYSIS_SELECTIVITY``), to ``depth``
+    selective within a ``deadline`` where the search can cut probably
+    (``ANALYSIS_SELECTIVITY``), to ``depth``
     (default: ``default_depth``, or as deep as the ``deadline`` allows); the last depth
     completed for all of them is kept. Depth 1 always completes, whatever the deadline; a halt
     of ``stop`` ends it anywhere with ``SearchTimeout``."""
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring)
     search.stop = stop
-    if search.selective:
+    if search.selective and deadline is not None:
         search.selectivity = ANALYSIS_SELECTIVITY
     empties = board.empty_count()
     if depth is None:
-        depth = MAX_DEPTH if deadline is not None else default_depth(board.size, rules.goal)
+        depth = MAX_DEPTH if deadline is not None else default_depth(board.size)
     moves = board.geometry.moves
     children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board) if only is None or move in only]
     scores: dict[Move, int] = {}
