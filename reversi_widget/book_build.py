@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from . import native
 from .board import Board, Move
-from .book import BOOK_FILE, MAX_VALUE, NO_VALUE, SQUARE_ORIGINS, Book, canonical, images, read_book, write_book
+from .book import MAX_VALUE, NO_VALUE, SQUARE_ORIGINS, Book, canonical, images, read_book, write_book
 from .errors import InvalidPositionError
 from .geometry import geometry, squares_of
 from .search import root_search, score_to_margin
@@ -403,4 +403,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["BOOK_FILE", "Node", "Tree", "extend", "minimax", "run", "select", "value"]
+__all__ = ["Node", "Tree", "extend", "minimax", "run", "select", "value"]
