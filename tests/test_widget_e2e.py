@@ -103,7 +103,7 @@ def test_jupyterlab_computer_replies(server: Server, page: Any) -> None:
         "print('END')",
     )
     board = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
-    page.wait_for_selector(f'{board} [data-square="d3"]')
+    page.wait_for_selector(f'{board} [data-square="d3"][data-legal]')  # the synced position, its moves shown
     page.click(f'{board} [data-square="d3"]')
     page.wait_for_selector(f"{board}[data-thinking]")  # the computer's turn shows
     # The reply is applied in the kernel's worker thread and must still reach the page.
