@@ -23,6 +23,7 @@ from .index import (
 )
 from .sources import Played, Source, game_id
 from .store import GameRow, SqliteStore, Store
+from .view import panel_rows
 
 __all__ = [
     "DEFAULT_DEPTH",
@@ -42,6 +43,7 @@ __all__ = [
     "game_id",
     "open",
     "open_index",
+    "panel_rows",
 ]
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import translate
 
 if TYPE_CHECKING:
-    from .index import Explorer, MoveStats, MoveTable
+    from ..board import Board
+    from .index import ExampleGame, Explorer, MoveStats, MoveTable
 
-__all__ = ["COLUMNS", "cells", "summary_html", "table_html"]
+__all__ = ["COLUMNS", "cells", "panel_rows", "summary_html", "table_html"]
 
 #: The columns of a lookup's table, by their text keys.
 COLUMNS = (
@@ -60,3 +61,36 @@ def summary_html(explorer: Explorer, games: int, positions: int, language: str =
         "explorer_summary", language, variant=explorer.variant, depth=explorer.depth, games=games, positions=positions
     )
     return f"<p>{escape(text)} <code>{escape(str(explorer.path))}</code></p>"
+
+
+def panel_rows(explorer: Explorer, board: Board, language: str = "en") -> dict[str, Any]:
+    """What the widget's Explorer panel shows for ``board``, as plain JSON: the column
+    headings, a row of cells per move (with Black's share for its bar) and the example games
+    to load, or the sentence saying why there is nothing."""
+    table = explorer.lookup(board)
+    if not table:
+        state = "beyond" if table.beyond else "empty"
+        return {"state": state, "message": translate(f"explorer_{state}", language, depth=table.depth), "moves": []}
+    return {
+        "state": "moves",
+        "message": "",
+        "headings": [translate(key, language) for key in COLUMNS[:-1]],
+        "moves": [
+            {
+                "move": stats.move,
+                "cells": list(cells(stats)[:-1]),
+                "share": stats.black_score,
+                "games": [
+                    {"label": _label(game), "transcript": game.transcript}
+                    for game in stats.examples
+                    if game.through_board
+                ],
+            }
+            for stats in table
+        ],
+    }
+
+
+def _label(game: ExampleGame) -> str:
+    parts = [f"{game.black} – {game.white} {game.black_score}-{game.white_score}", str(game.year or ""), game.event]
+    return ", ".join(part for part in parts if part)
