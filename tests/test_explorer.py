@@ -353,3 +353,17 @@ def test_lookups_beyond_the_depth_and_out_of_the_book(tmp_path: Path) -> None:
     html = index.lookup(Board())._repr_html_()
     assert "<table>" in html and "f5" in html and "Black" in html
     assert "games: 30" in index._repr_html_()
+
+
+def test_a_ggf_file_gives_the_same_counts_as_its_records(tmp_path: Path) -> None:
+    from reversi_widget.ggf import write_ggf_games
+
+    records = list(year()[:40])
+    (tmp_path / "games.ggf").write_text(write_ggf_games([record.to_game() for record in records]))
+    from_ggf = explorer.build(tmp_path / "games.ggf", tmp_path / "ggf.sqlite", depth=DEPTH, progress=False)
+    from_records = explorer.build(records, tmp_path / "records.sqlite", depth=DEPTH, progress=False)
+    assert from_ggf.report is not None and from_ggf.report.added == 40
+    for board in (Board(), Board.from_transcript("f5d6"), Board.from_transcript("f5f6e6f4")):
+        assert [(m.move, m.games, m.black_score, m.mean_margin) for m in from_ggf.lookup(board)] == [
+            (m.move, m.games, m.black_score, m.mean_margin) for m in from_records.lookup(board)
+        ]
