@@ -279,10 +279,14 @@ def test_processes_and_a_dask_cluster_build_the_same_index(tmp_path: Path) -> No
 def test_a_game_that_does_not_replay_is_skipped_and_named(tmp_path: Path) -> None:
     good = list(year()[:20])
     bad = WthorRecord("Ann", "Bob", "Cup", 2020, ["f5", "f5"], 40, 40, source="hand-made record 1")
-    report_index = explorer.build([*good, bad], tmp_path / "index.sqlite", depth=DEPTH, progress=False)
+    worse = WthorRecord("Ann", "Bob", "Cup", 2020, ["f5", "z9"], 40, 40, source="hand-made record 2")
+    report_index = explorer.build([*good, bad, worse], tmp_path / "index.sqlite", depth=DEPTH, progress=False)
     report = report_index.report
     assert report is not None and report.added == 20
-    assert [(s.where, s.why) for s in report.skipped] == [("hand-made record 1", "move 2 (f5) is not legal")]
+    assert [(s.where, s.why) for s in report.skipped] == [
+        ("hand-made record 1", "move 2 (f5) is not legal"),
+        ("hand-made record 2", "move 2 is not a square of the 8x8 board"),
+    ]
     assert "hand-made record 1" in str(report) and len(report_index) == 20
 
 

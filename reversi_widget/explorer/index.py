@@ -267,7 +267,8 @@ class Explorer:
         finally:
             writer.close()
             self._store.close()  # read the new rows from a fresh connection
-        skipped += [SkippedGame(by_id[number].source, why) for number, why in failed]
+        order = {game.id: place for place, game in enumerate(fresh)}  # the order given, whatever finished first
+        skipped += [SkippedGame(by_id[number].source, why) for number, why in sorted(failed, key=lambda f: order[f[0]])]
         self.report = BuildReport(len(counted), repeated, tuple(skipped), time.perf_counter() - began)
         return self.report
 

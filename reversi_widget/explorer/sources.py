@@ -96,7 +96,7 @@ def _played(
 
 def _from_record(record: WthorRecord) -> Played:
     result = (record.black_score, 64 - record.black_score)
-    moves = bytes(_SQUARE[name] for name in record.moves)
+    moves = bytes(_SQUARE.get(name, 255) for name in record.moves)  # 255: not a square, refused in tally
     return _played(
         moves,
         record.black_player,

@@ -121,7 +121,7 @@ def _replay(game: Work, depth: int, start: tuple[int, int]) -> list[tuple[bytes,
         if square < PASS and not (player | opponent) >> square & 1:
             flips = flippers[square](player, opponent)
         elif square > PASS:
-            return f"move {number} is byte {square}, not a square"
+            return f"move {number} is not a square of the 8x8 board"
         else:
             flips = 0
         if not flips:
