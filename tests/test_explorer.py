@@ -236,6 +236,23 @@ def test_an_incremental_build_equals_a_full_build_and_counts_nothing_twice(tmp_p
     assert dump(tmp_path / "full.sqlite") == dump(tmp_path / "part.sqlite")
 
 
+def test_a_game_whose_id_is_taken_by_another_game_is_skipped_and_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reversi_widget.explorer import sources
+
+    first, second = year()[:2]
+    index = explorer.build([first], tmp_path / "index.sqlite", depth=DEPTH, progress=False)
+    taken = next(sources.played_games([first]))
+    assert isinstance(taken, sources.Played)
+    monkeypatch.setattr(sources, "game_id", lambda *args: taken.id)  # what a collision of two ids would do
+    report = index.add([second], progress=False)
+    assert (report.added, report.already_indexed) == (0, 0)
+    assert [(s.where, s.why) for s in report.skipped] == [
+        (second.source, f"its id {taken.id} is that of another game indexed")
+    ]
+
+
 def test_a_game_log_of_the_same_games_adds_nothing(tmp_path: Path) -> None:
     index = explorer.build(SAMPLE / "WTH_2021.wtb", tmp_path / "index.sqlite", depth=DEPTH, progress=False)
     log = GameLog(tmp_path / "games.sqlite")
