@@ -36,15 +36,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from reversi_widget import Board, native, patterns
+from reversi_widget import Board, native
 from reversi_widget.analysis import analyse
-from reversi_widget.engine import INFINITY, make_midgame, score_to_margin
 from reversi_widget.errors import InvalidPositionError
-from reversi_widget.evaluation import make_evaluator
 from reversi_widget.geometry import geometry
-from reversi_widget.patterns import WEIGHTS_FILE, make_pattern_evaluator
 from reversi_widget.rules import Rules
-from reversi_widget.solver import EndgameSearch
+from reversi_widget.search import INFINITY, patterns, score_to_margin
+from reversi_widget.search.endgame import make_endgame
+from reversi_widget.search.evaluate import make_evaluator
+from reversi_widget.search.midgame import make_midgame
+from reversi_widget.search.patterns import WEIGHTS_FILE, make_pattern_evaluator
 from reversi_widget.squares import parse_square
 from reversi_widget.wthor import read_wthor
 
@@ -186,7 +187,7 @@ def keeps_exact(evaluators: dict[str, Evaluate], positions: Sequence[Position]) 
     better, so a move keeps it exactly when the solver proves, by one null-window search of
     the position after it, that the opponent gets no more than minus that value."""
     best = {name: searched(name, 8, positions)[1] for name in evaluators}
-    solver = EndgameSearch(8)
+    solver = make_endgame(8)
     geo = geometry(8)
     kept = dict.fromkeys(evaluators, 0)
     for index, pos in enumerate(positions):
@@ -208,7 +209,7 @@ def compiled_speed(weights: Path, positions: Sequence[Position]) -> float | None
         from reversi_widget.native.patterns import pattern_arrays, score
     except ImportError:
         return None
-    from reversi_widget.patterns import read_weights
+    from reversi_widget.search.patterns import read_weights
 
     arrays = pattern_arrays(read_weights(weights))
     moves = geometry(8).moves

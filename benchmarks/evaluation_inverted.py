@@ -31,12 +31,13 @@ from pathlib import Path
 from evaluation import Evaluate, print_rows, row, static
 
 from reversi_widget import native
-from reversi_widget.engine import INFINITY, MidgameSearch, score_to_margin
-from reversi_widget.evaluation import make_evaluator
 from reversi_widget.geometry import geometry
-from reversi_widget.patterns import INVERTED_WEIGHTS_FILE, make_pattern_evaluator, read_weights
+from reversi_widget.search import INFINITY, score_to_margin
+from reversi_widget.search.endgame import make_endgame
+from reversi_widget.search.evaluate import make_evaluator
+from reversi_widget.search.midgame import MidgameSearch
+from reversi_widget.search.patterns import INVERTED_WEIGHTS_FILE, make_pattern_evaluator, read_weights
 from reversi_widget.selfplay import SelfPlaySettings, play_game
-from reversi_widget.solver import EndgameSearch
 
 GOAL = "inverted"
 
@@ -52,7 +53,7 @@ def test_positions(seed: int, empties: int, count: int) -> tuple[list[Position],
     """(the position at ``empties`` of games 0, 1, ... of ``seed``, solved exactly, until
     ``count`` are found; seconds spent solving)."""
     settings = SelfPlaySettings(goal=GOAL)
-    solver = EndgameSearch(8, GOAL)
+    solver = make_endgame(8, GOAL)
     out: list[Position] = []
     solving = 0.0
     number = 0

@@ -80,8 +80,9 @@ def main() -> int:
     start = time.perf_counter()
     for index, opening in enumerate(openings(args.openings, args.seed, rules)):
         for learned_black in (True, False):
-            learned = Engine("expert", time_limit=args.seconds, seed=index)
-            hand = Engine("expert", time_limit=args.seconds, seed=index, learned=False)
+            # No opening book: its values come from the learned evaluation, and this compares evaluations.
+            learned = Engine("expert", time_limit=args.seconds, seed=index, book=False)
+            hand = Engine("expert", time_limit=args.seconds, seed=index, learned=False, book=False)
             if learned_black:
                 margin, depths = play(learned, hand, opening, rules)
             else:

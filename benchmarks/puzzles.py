@@ -28,14 +28,14 @@ from pathlib import Path
 
 from reversi_widget import native, read_wthor
 from reversi_widget.puzzles import Puzzle, from_games, shipped
-from reversi_widget.solver import EndgameSearch
+from reversi_widget.search.endgame import make_endgame
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
 
 
 def prove_one(puzzle: Puzzle) -> float:
     """Seconds to re-prove one puzzle with a fresh solver, as the CI test does."""
-    search = EndgameSearch(puzzle.rules.size, puzzle.rules.goal, puzzle.rules.scoring)
+    search = make_endgame(puzzle.rules.size, puzzle.rules.goal, puzzle.rules.scoring)
     started = time.perf_counter()
     puzzle.prove(search)
     return time.perf_counter() - started

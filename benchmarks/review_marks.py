@@ -33,8 +33,8 @@ from pathlib import Path
 
 from reversi_widget import Board, native
 from reversi_widget.analysis import REVIEW_CHECK_PLIES, REVIEW_MARKS, analyse, default_depth, judge
-from reversi_widget.engine import INFINITY, make_midgame, score_to_margin
-from reversi_widget.solver import side_bitboards
+from reversi_widget.search import INFINITY, score_to_margin
+from reversi_widget.search.midgame import make_midgame
 from reversi_widget.wthor import read_wthor
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -64,8 +64,8 @@ def hand_made_losses(board: Board, depth: int) -> Scores:
     """The same with the hand-made evaluation: each move searched with a full window."""
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring, learned=False)
-    p, o = side_bitboards(board)
-    geo = board._geo
+    p, o = board.sides()
+    geo = board.geometry
     scores: Scores = {}
     for move in board.legal_moves:
         sq = move.square

@@ -52,9 +52,9 @@ from pathlib import Path
 from typing import Any
 
 from reversi_widget import BLACK, Board, native
-from reversi_widget.engine import WIN, make_midgame, score_to_margin
-from reversi_widget.search import INFINITY, SearchTimeout, StopSignal
-from reversi_widget.solver import EndgameSearch, side_bitboards
+from reversi_widget.search import INFINITY, WIN, SearchTimeout, StopSignal, score_to_margin
+from reversi_widget.search.endgame import Endgame, make_endgame
+from reversi_widget.search.midgame import make_midgame
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strength import DEFAULT_ZEBRA, ZebraFailure, zebra_search
@@ -206,9 +206,9 @@ class Searches:
         self.shallow_search = make_midgame(8, "classic", "count", compiled=True)
         self.deep_search.stop = self.shallow_search.stop = StopSignal()
 
-    def exact(self, solver: EndgameSearch, position: Position) -> float | None:
+    def exact(self, solver: Endgame, position: Position) -> float | None:
         """The exact margin for Black, or None past the time limit."""
-        p, o = side_bitboards(position.board)
+        p, o = position.board.sides()
         solver.deadline = time.perf_counter() + self.args.solve_limit
         try:
             return for_black(position, float(solver.search(p, o, -INFINITY, INFINITY)))
@@ -224,8 +224,8 @@ class Searches:
         one before it, which answers them at once with a deeper value."""
         search = self.shallow_search if shallow else self.deep_search
         board = position.board
-        p, o = side_bitboards(board)
-        legal = board._geo.moves(p, o)
+        p, o = board.sides()
+        legal = board.geometry.moves(p, o)
         out: list[list[float]] = []
         for d in range(1, min(depth, position.empties) + 1):
             score = search.negamax(p, o, d, -INFINITY, INFINITY, legal)
@@ -250,7 +250,7 @@ def compute(lines: Sequence[GameLine], values: Values, searches: Searches, args:
     started = time.perf_counter()
     checked = set(range(args.exact - CHECK_COUNTS + 1, args.exact + 1))
     for index, line in enumerate(lines):
-        solver = EndgameSearch(8)
+        solver = make_endgame(8)
         open_positions = [p for p in line.positions if not p.board.is_game_over()]
         # Exact values from the most empties down: the solver's table then helps the later ones.
         for position in sorted(open_positions, key=lambda p: -p.empties):

@@ -18,12 +18,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import native
 from .board import Board, Move
-from .engine import check_time_limit, compiled_midgame_ready, make_midgame
 from .progress import Progress, notebook_progress
-from .search import INFINITY, MAX_DEPTH, SearchTimeout, StopSignal, exact_score, paused_gc, score_to_margin
-from .solver import EndgameSearch, check_searchable, side_bitboards
+from .search import (
+    INFINITY,
+    MAX_DEPTH,
+    WIN,
+    SearchTimeout,
+    StopSignal,
+    check_searchable,
+    check_time_limit,
+    exact_score,
+    paused_gc,
+    score_to_margin,
+)
+from .search.endgame import Endgame, compiled_endgame_ready, make_endgame
+from .search.midgame import Midgame, compiled_midgame_ready, make_midgame
 from .squares import BLACK, COLOR_NAMES, Color
 
 __all__ = [
@@ -37,7 +47,6 @@ __all__ = [
     "MoveAnalysis",
     "MoveReview",
     "analyse",
-    "compiled_solver",
     "default_depth",
     "evaluations",
     "exact_empties",
@@ -64,14 +73,20 @@ REVIEW_MARKS = ((12.0, "??"), (6.0, "?"), (2.0, "?!"))
 REVIEW_CHECK_PLIES = 2
 
 
-def compiled_solver(size: int) -> bool:
-    """Whether the compiled exact solver takes this size now."""
-    return size in native.SIZES and native.ready("endgame")
-
-
 def exact_empties(size: int, timed: bool) -> int:
     """Up to how many empty squares ``analyse`` solves exactly, with or without a time limit."""
-    return (EXACT_EMPTIES_TIMED if timed else EXACT_EMPTIES)[compiled_solver(size)]
+    return (EXACT_EMPTIES_TIMED if timed else EXACT_EMPTIES)[compiled_endgame_ready(size)]
+
+
+#: Centi-discs either side of a move's score at the last depth where the analysis looks for
+#: it at the next depth first.
+ASPIRATION = 300
+#: The selectivity of the analysis' searches within a time limit, where the search can cut
+#: probably (see ``search.probcut``): a cut needs the deep score beyond the window by 2
+#: spreads (about 95% sure). In the same time they reach some two plies deeper (errors at 21
+#: empties, against exact scores: 4.0 discs at depth 10 where full width at depth 8 is off
+#: by 5.0). A fixed depth is searched full width: its scores repeat on both paths.
+ANALYSIS_SELECTIVITY = 2
 
 
 def default_depth(size: int) -> int:
@@ -240,7 +255,7 @@ def analyse(
     nodes = 0
     reached = empties
     if want_exact:
-        solver = EndgameSearch(board.size, rules.goal, rules.scoring, signal)
+        solver = make_endgame(board.size, rules.goal, rules.scoring, signal)
         # With a time limit the exact attempt leaves a third of it for the estimate.
         solver.deadline = None if time_limit is None else start + time_limit * 2 / 3
         try:
@@ -254,8 +269,6 @@ def analyse(
             signal.set_deadline(None)
         nodes += solver.nodes
     if entries is None:
-        if depth is None:
-            depth = MAX_DEPTH if time_limit is not None else default_depth(board.size)
         with paused_gc():
             entries, reached, mid_nodes = _midgame_entries(board, depth, deadline, progress, signal)
         nodes += mid_nodes
@@ -270,7 +283,7 @@ def analyse(
 
 def _children(board: Board) -> list[tuple[Move, int, int]]:
     """(move, opponent's bitboard, mover's bitboard) after each legal move."""
-    p, o = side_bitboards(board)
+    p, o = board.sides()
     flips = board.geometry.flips
     out = []
     for move in board.legal_moves:
@@ -285,7 +298,7 @@ def _moves_of(squares: list[int | None], size: int) -> tuple[Move, ...]:
     return tuple(Move(sq, size) for sq in squares)
 
 
-def _exact_entries(board: Board, solver: EndgameSearch, progress: Progress | None) -> list[MoveAnalysis]:
+def _exact_entries(board: Board, solver: Endgame, progress: Progress | None) -> list[MoveAnalysis]:
     children = _children(board)
     entries = []
     empties = board.empty_count()
@@ -300,32 +313,44 @@ def _exact_entries(board: Board, solver: EndgameSearch, progress: Progress | Non
 
 def _midgame_entries(
     board: Board,
-    depth: int,
+    depth: int | None,
     deadline: float | None,
     progress: Progress | None,
     stop: StopSignal,
     only: tuple[Move, ...] | None = None,
 ) -> tuple[list[MoveAnalysis], int, int]:
-    """Iterative deepening over every move (or the moves ``only`` names) with a full window;
-    the last depth completed for all of them is kept. Depth 1 always completes, whatever
-    the deadline; a halt of ``stop`` ends it anywhere with ``SearchTimeout``."""
+    """Iterative deepening over every move (or the moves ``only`` names) with a full window,
+    selective within a ``deadline`` where the search can cut probably
+    (``ANALYSIS_SELECTIVITY``), to ``depth``
+    (default: ``default_depth``, or as deep as the ``deadline`` allows); the last depth
+    completed for all of them is kept. Depth 1 always completes, whatever the deadline; a halt
+    of ``stop`` ends it anywhere with ``SearchTimeout``."""
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring)
     search.stop = stop
+    if search.selective and deadline is not None:
+        search.selectivity = ANALYSIS_SELECTIVITY
+    empties = board.empty_count()
+    if depth is None:
+        depth = MAX_DEPTH if deadline is not None else default_depth(board.size)
     moves = board.geometry.moves
     children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board) if only is None or move in only]
     scores: dict[Move, int] = {}
+    certain: dict[Move, bool] = {}
     reached = 0
-    max_depth = min(depth, board.empty_count())
+    max_depth = min(depth, empties)
     start = time.perf_counter()
     try:
         for d in range(1, max_depth + 1):
             stop.set_deadline(deadline if d > 1 else None)
             current: dict[Move, int] = {}
+            sure: dict[Move, bool] = {}
             # Best moves of the last depth first: their lines fill the table for the rest.
             ordered = sorted(children, key=lambda c: -scores.get(c[0], 0))
             for index, (move, no, np_, reply) in enumerate(ordered):
-                current[move] = -search.negamax(no, np_, d - 1, -INFINITY, INFINITY, reply)
+                search.certain_since()
+                current[move] = _window_search(search, no, np_, d - 1, reply, scores.get(move))
+                sure[move] = search.certain
                 if progress is not None:
                     if deadline is None:
                         fraction = (d - 1 + (index + 1) / len(ordered)) / max_depth
@@ -333,8 +358,8 @@ def _midgame_entries(
                         span = max(1e-9, deadline - start)
                         fraction = min(0.99, max(0.0, (time.perf_counter() - start) / span))
                     progress(fraction, f"depth {d}: {move} ({index + 1} of {len(ordered)})")
-            scores, reached = current, d
-            if all(score_to_margin(v)[1] for v in scores.values()):
+            scores, certain, reached = current, sure, d
+            if all(score_to_margin(v)[1] and certain[m] for m, v in scores.items()):
                 break  # every move is already proven: deeper changes nothing
     except SearchTimeout:
         if stop.halted:
@@ -343,17 +368,30 @@ def _midgame_entries(
     finally:
         stop.set_deadline(None)
     entries = []
-    # Searched to the end on every line, every score is exact; short of it, a proven result
-    # only bounds its margin.
-    to_the_end = reached >= board.empty_count()
+    # Searched to the end on every line, a proven score is exact; short of it, it only bounds
+    # its margin. A score a probable cut may have touched is an estimate, proven or not.
+    to_the_end = reached >= empties
     for move, no, np_, _reply in children:
-        score = scores[move]
-        margin, proven = score_to_margin(score)
+        margin, proven = score_to_margin(scores[move])
+        proven = proven and certain[move]
+        exact = (proven and to_the_end) or (scores[move] == 0 and to_the_end and certain[move])
         if not proven:
             margin = within_board(margin, board.size)
         line = (move, *_moves_of(search.principal_line(no, np_, max(0, reached - 1)), board.size))
-        entries.append(MoveAnalysis(move, margin, to_the_end, line, reached, proven and not to_the_end))
+        entries.append(MoveAnalysis(move, margin, exact, line, reached, proven and not to_the_end))
     return entries, reached, search.take_nodes()
+
+
+def _window_search(search: Midgame, no: int, np_: int, depth: int, reply: int, guess: int | None) -> int:
+    """The exact score of a move (the negated search of the position after it): first in a
+    window around the previous depth's score, which settles most moves at a fraction of the
+    cost, then, if the score falls outside it, in the full window."""
+    if guess is not None and abs(guess) < WIN:
+        alpha, beta = guess - ASPIRATION, guess + ASPIRATION
+        score = -search.negamax(no, np_, depth, -beta, -alpha, reply)
+        if alpha < score < beta:
+            return score
+    return -search.negamax(no, np_, depth, -INFINITY, INFINITY, reply)
 
 
 @dataclass(frozen=True)
@@ -545,8 +583,8 @@ def _exact_values(
     if not last.is_game_over():
         return values  # an unfinished line: nothing to start the chain from
     first = last.rules
-    solver = EndgameSearch(last.size, first.goal, first.scoring, stop)
-    p, o = side_bitboards(last)
+    solver = make_endgame(last.size, first.goal, first.scoring, stop)
+    p, o = last.sides()
     values[len(positions) - 1] = (solver.final(p, o), None)
     plies = len(played_moves)
     try:
@@ -582,7 +620,7 @@ def _solve_in_review(position: Board, plies_left: int, depth: int | None, time_l
         return depth >= empties
     if empties <= exact_empties(position.size, time_limit is not None):
         return True
-    return plies_left <= REVIEW_EXACT_PLIES and compiled_solver(position.size)
+    return plies_left <= REVIEW_EXACT_PLIES and compiled_endgame_ready(position.size)
 
 
 def _review_budget(position: Board, time_limit: float | None) -> float | None:
@@ -595,10 +633,10 @@ def _review_budget(position: Board, time_limit: float | None) -> float | None:
     return REVIEW_EXTRA_SECONDS
 
 
-def _value_above(solver: EndgameSearch, position: Board, floor: int) -> tuple[int, Move | None]:
+def _value_above(solver: Endgame, position: Board, floor: int) -> tuple[int, Move | None]:
     """The exact value of ``position``, known to be at least ``floor`` (the played move's
     score), and a move reaching it when that is more (``None`` when the played move is best)."""
-    p, o = side_bitboards(position)
+    p, o = position.sides()
     value = solver.search(p, o, floor, INFINITY)
     if value <= floor:
         return floor, None

@@ -27,6 +27,8 @@ MOVED = {
     "reversi_widget.puzzle": "reversi_widget.puzzles.puzzle",
     "reversi_widget.puzzle_file": "reversi_widget.puzzles.puzzle_file",
     "reversi_widget.strings": "reversi_widget.play.strings",
+    "reversi_widget.evaluation": "reversi_widget.search.evaluate",
+    "reversi_widget.patterns": "reversi_widget.search.patterns",
 }
 
 

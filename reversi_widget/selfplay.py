@@ -25,8 +25,8 @@ from .board import Board
 from .engine import LEVEL_SETTINGS, Engine
 from .errors import InvalidPositionError, quote
 from .rules import GOALS, Rules
-from .search import INFINITY
-from .solver import EndgameSearch, final_score_function, side_bitboards
+from .search import INFINITY, final_score_function
+from .search.endgame import Endgame
 
 __all__ = [
     "MAX_SOLVE_EMPTIES",
@@ -124,14 +124,15 @@ def play_game(seed: int, number: int, settings: SelfPlaySettings) -> Game:
     """Game ``number`` of ``seed``, played to the end."""
     rng = game_rng(seed, number)
     board = Board(rules=Rules(goal=settings.goal))
-    engine = Engine(settings.level, time_limit=MOVE_SECONDS, seed=rng.randrange(2**31))
+    # Without the opening book: the games explore the engine's own play, as they did before it.
+    engine = Engine(settings.level, time_limit=MOVE_SECONDS, seed=rng.randrange(2**31), book=False)
     opening = rng.randint(*settings.opening)
     positions: list[Position] = []
     while not board.is_game_over():
         if board.must_pass():
             board.push_pass()
             continue
-        p, o = side_bitboards(board)
+        p, o = board.sides()
         positions.append(Position(p, o, board.turn))
         if board.ply < opening or rng.random() < settings.random_share:
             board.push(rng.choice(list(board.legal_moves)))
@@ -141,7 +142,7 @@ def play_game(seed: int, number: int, settings: SelfPlaySettings) -> Game:
     return Game(tuple(positions), black, white)
 
 
-def label_game(game: Game, solver: EndgameSearch, solve_empties: int) -> list[LabelledPosition]:
+def label_game(game: Game, solver: Endgame, solve_empties: int) -> list[LabelledPosition]:
     """The game's positions with their margins (``solver`` of the game's goal): exact from
     ``solve_empties`` empties on, and before that the exact value of the first position
     solved, seen from each position's side to move. A game over before that point labels

@@ -43,7 +43,8 @@ from scipy.sparse.linalg import lsqr
 from . import native
 from .errors import IllegalMoveError, InvalidPositionError
 from .geometry import geometry
-from .patterns import (
+from .search.endgame import make_endgame
+from .search.patterns import (
     EXTRAS,
     INVERTED_WEIGHTS_FILE,
     PATTERNS,
@@ -55,7 +56,6 @@ from .patterns import (
     write_weights,
 )
 from .selfplay import MAX_SOLVE_EMPTIES, LabelledPosition, SelfPlaySettings, label_game, play_game
-from .solver import EndgameSearch
 from .squares import parse_square
 from .wthor import WthorRecord, read_wthor
 
@@ -100,12 +100,15 @@ T = TypeVar("T")
 
 
 def progress_bar(items: Sequence[T], label: str, stream: TextIO | None = None) -> Iterator[T]:
-    """Yield ``items`` while drawing a one-line text bar on stderr."""
+    """Yield ``items`` while drawing a one-line text bar on stderr (at most five times a
+    second: a bar over many short items would spend its time drawing)."""
     out = sys.stderr if stream is None else stream
     total = max(1, len(items))
-    start = time.perf_counter()
+    start = drawn = time.perf_counter()
     for done, item in enumerate(items):
-        _draw(out, label, done, total, start)
+        if done == 0 or time.perf_counter() - drawn >= 0.2:
+            _draw(out, label, done, total, start)
+            drawn = time.perf_counter()
         yield item
     _draw(out, label, total, total, start)
     print(file=out)
@@ -225,7 +228,7 @@ def self_play(games: int, seed: int, settings: SelfPlaySettings, show: bool = Tr
     """Games ``0 .. games-1`` of ``seed``, played and labelled (see ``selfplay``)."""
     native.wait("midgame")  # the same games either way, only sooner compiled
     native.wait("endgame")
-    solver = EndgameSearch(8, settings.goal)
+    solver = make_endgame(8, settings.goal)
     numbers = range(games)
     return [
         label_game(play_game(seed, number, settings), solver, settings.solve_empties)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reversi_widget import Board, Rules, native
-from reversi_widget.patterns import PHASES, weights_per_phase, write_weights
+from reversi_widget.search.patterns import PHASES, weights_per_phase, write_weights
 from tests.support import play_random, unavailable
 
 

@@ -23,8 +23,8 @@ from reversi_widget.analysis import (
 )
 from reversi_widget.engine import Engine
 from reversi_widget.game import Game
-from reversi_widget.search import WIN
-from reversi_widget.solver import final_score_function, side_bitboards, solve
+from reversi_widget.search import WIN, final_score_function
+from reversi_widget.solver import solve
 from tests.support import play_random
 
 #: A real game, Black winning 64-0: Engine("expert", time_limit=0.2, seed=10) against
@@ -237,7 +237,7 @@ def true_score(board: Board, move: Move) -> int:
     child.push(move)
     if child.is_game_over():
         rules = board.rules
-        p, o = side_bitboards(child)
+        p, o = child.sides()
         return -final_score_function(board.size, rules.goal, rules.scoring)(p, o)
     return -solve(child).score
 

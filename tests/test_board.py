@@ -73,7 +73,7 @@ def test_a_reader_racing_a_push_cannot_leave_a_wrong_answer_behind() -> None:
     after it, must not make the board answer with them for the new position."""
     board = Board()
     black, white, turn = board._black, board._white, board.turn
-    before = board._geo.moves(black, white)  # what the slow reader computed...
+    before = board.geometry.moves(black, white)  # what the slow reader computed...
     board.push("d3")
     board._legal = (black, white, turn, before)  # ...and stored after the push
     assert [str(m) for m in board.legal_moves] == ["c3", "e3", "c5"]

@@ -18,7 +18,7 @@ MAX_CLASS_LINES = 500
 
 #: The search is being rebuilt into a ``search/`` package (issue 28, part 1); until then these
 #: modules still re-export the search's names (``INFINITY``...) or are longer than the limit.
-SEARCH_REBUILD = {"engine.py", "solver.py", "analysis.py"}
+SEARCH_REBUILD = {"analysis.py"}
 
 #: Names with a leading underscore that are protocols, not privacy: IPython's display hooks
 #: and the named-tuple API.

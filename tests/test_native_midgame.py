@@ -17,12 +17,12 @@ from typing import Any, cast
 
 import pytest
 
-from reversi_widget import Board, InvalidPositionError, Rules, native, patterns
-from reversi_widget.engine import Engine, Midgame, MidgameSearch, make_midgame
-from reversi_widget.evaluation import default_weights, make_evaluator, weight_table
-from reversi_widget.patterns import INVERTED_WEIGHTS_FILE, WEIGHTS_FILE, make_pattern_evaluator
-from reversi_widget.search import INFINITY, SearchTimeout
-from reversi_widget.solver import side_bitboards
+from reversi_widget import Board, InvalidPositionError, Rules, native
+from reversi_widget.engine import Engine
+from reversi_widget.search import INFINITY, SearchTimeout, patterns
+from reversi_widget.search.evaluate import default_weights, make_evaluator, weight_table
+from reversi_widget.search.midgame import Midgame, MidgameSearch, make_midgame
+from reversi_widget.search.patterns import INVERTED_WEIGHTS_FILE, WEIGHTS_FILE, make_pattern_evaluator
 from tests.native_support import random_positions, random_weights_file, require_compiled
 from tests.support import play_random
 
@@ -92,7 +92,7 @@ def test_the_compiled_learned_evaluation_equals_the_pure_one(
 def searches_agree(pure: MidgameSearch, compiled: Callable[[], Midgame], board: Board, depths: Iterable[int]) -> None:
     """The compiled search (``compiled()`` makes a fresh one) scores ``board`` as the pure one
     at every depth from a fresh table, and a narrow window gives a bound on the right side."""
-    p, o = side_bitboards(board)
+    p, o = board.sides()
     legal = board.geometry.moves(p, o)
     for depth in depths:
         pure.table.clear()
@@ -150,7 +150,7 @@ def test_the_compiled_search_scores_like_the_pure_one(kernels: ModuleType, size:
 
 def test_a_reused_table_keeps_the_scores_and_gives_a_line(kernels: ModuleType) -> None:
     board = play_random(Board(), random.Random(11), 20)
-    p, o = side_bitboards(board)
+    p, o = board.sides()
     legal = board.geometry.moves(p, o)
     search = kernels.NativeMidgame(8, "classic", "count")
     scores = [search.negamax(p, o, depth, -INFINITY, INFINITY, legal) for depth in range(1, 7)]
@@ -203,7 +203,7 @@ def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
     other_inverted = random_weights_file(tmp_path / "random_inverted.bin", 8, "inverted")
 
     def leaves(search: Midgame, board: Board) -> int:
-        p, o = side_bitboards(board)
+        p, o = board.sides()
         return search.negamax(p, o, 0, -INFINITY, INFINITY, board.geometry.moves(p, o))
 
     def check(goal: str, expected: dict[int, Callable[[int, int, int], int]], learned: bool = True) -> None:
@@ -214,7 +214,7 @@ def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
                     continue
                 if board.must_pass():
                     board.push_pass()
-                p, o = side_bitboards(board)
+                p, o = board.sides()
                 assert leaves(search, board) == evaluate(p, o, board.geometry.moves(p, o)), (goal, size, learned)
 
     check("classic", {8: make_pattern_evaluator(shipped), 6: make_evaluator(6, "classic")})
@@ -230,7 +230,7 @@ def test_every_goal_with_learned_weights_evaluates_8x8_with_them(
 
 def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:
     board = play_random(Board(), random.Random(5), 16)
-    p, o = side_bitboards(board)
+    p, o = board.sides()
     legal = board.geometry.moves(p, o)
     search = kernels.NativeMidgame(8, "classic", "count")
     search.stop.set_deadline(time.perf_counter() + 0.2)
@@ -251,9 +251,13 @@ def test_the_compiled_search_stops_on_the_signal(kernels: ModuleType) -> None:
         search.negamax(p, o, 30, -INFINITY, INFINITY, legal)
     assert halted and time.perf_counter() - halted[0] < 0.5
     search.stop.clear()
-    assert search.negamax(p, o, 3, -INFINITY, INFINITY, legal) == MidgameSearch(
+    # Searching goes on as before the stops (in a position of its own: the table may hold
+    # deeper results for the one searched, which the depth-3 search would rightly use).
+    other = play_random(Board(), random.Random(6), 30)
+    q, r = other.sides()
+    assert search.negamax(q, r, 3, -INFINITY, INFINITY, other.geometry.moves(q, r)) == MidgameSearch(
         8, "classic", "count", make_evaluator(8, "classic")
-    ).negamax(p, o, 3, -INFINITY, INFINITY, legal)
+    ).negamax(q, r, 3, -INFINITY, INFINITY, other.geometry.moves(q, r))
 
 
 def test_the_engine_thinks_while_other_threads_run(kernels: ModuleType) -> None:
@@ -322,7 +326,7 @@ def test_bad_input_is_refused_alike_on_both_paths(kernels: ModuleType, monkeypat
     compiled = refusals()
     monkeypatch.setattr(engine, "compiled_midgame_ready", lambda size: False)
     monkeypatch.setattr(analysis, "compiled_midgame_ready", lambda size: False)
-    monkeypatch.setattr(analysis, "compiled_solver", lambda size: False)
+    monkeypatch.setattr(analysis, "compiled_endgame_ready", lambda size: False)
     assert refusals() == compiled
 
 

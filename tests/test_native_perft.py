@@ -30,7 +30,7 @@ def sides(board: Board) -> tuple[int, int]:
 @pytest.mark.parametrize("size", native.SIZES)
 def test_random_positions_agree_with_the_pure_count(kernels: ModuleType, size: int) -> None:
     rng = random.Random(size)
-    geo = Board(rules=Rules(size=size))._geo
+    geo = Board(rules=Rules(size=size)).geometry
     checked = 0
     for board in random_positions(size, games=25, seed=100 + size):
         if rng.random() < 0.25:
@@ -58,6 +58,6 @@ def test_perft_uses_the_kernel_once_loaded(kernels: ModuleType, monkeypatch: pyt
 
     monkeypatch.setattr(kernels, "perft", spy)
     board = Board.from_transcript("f5d6c3d3c4")
-    assert perft(board, 3) == _perft_bits(*sides(board), 3, board._geo.pure_moves, board._geo.pure_flippers)
+    assert perft(board, 3) == _perft_bits(*sides(board), 3, board.geometry.pure_moves, board.geometry.pure_flippers)
     assert calls == [(8, *sides(board), 3)]
     assert perft(Board(rules=Rules(size=10)), 3) == 56 and len(calls) == 1  # 10x10 stays pure

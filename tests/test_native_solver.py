@@ -16,7 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reversi_widget import Board, Move, Rules, native
-from reversi_widget.solver import INFINITY, EndgameSearch, SearchTimeout, side_bitboards, solve
+from reversi_widget.search import INFINITY, SearchTimeout
+from reversi_widget.search.endgame import make_endgame
+from reversi_widget.solver import solve
 from tests.native_support import require_compiled
 from tests.test_solver import VARIANTS, final_margin, random_position
 
@@ -79,8 +81,8 @@ def test_any_window_gives_a_bound_on_the_right_side(
 ) -> None:
     goal, scoring = variant
     board = positions(Rules(size=size, goal=goal, scoring=scoring), 1, str(rng.random()))[0]
-    p, o = side_bitboards(board)
-    search = EndgameSearch(size, goal, scoring)
+    p, o = board.sides()
+    search = make_endgame(size, goal, scoring)
     assert search.compiled
     exact = search.search(p, o, -INFINITY, INFINITY)
     # The table now holds this position: windows on every side of the score must agree with it.
@@ -92,7 +94,7 @@ def test_any_window_gives_a_bound_on_the_right_side(
             assert exact <= value
         else:
             assert exact >= value
-    fresh = EndgameSearch(size, goal, scoring)
+    fresh = make_endgame(size, goal, scoring)
     value = fresh.search(p, o, alpha, alpha + width)
     assert value == exact if alpha < value < alpha + width else (exact <= value if value <= alpha else exact >= value)
 
@@ -117,9 +119,9 @@ def in_thread(work: Callable[[], object]) -> tuple[threading.Thread, list[object
 
 
 def test_a_halt_stops_a_running_search_and_the_gil_is_free(kernels: ModuleType) -> None:
-    search = EndgameSearch(6)
+    search = make_endgame(6)
     assert search.compiled
-    p, o = side_bitboards(hard_position())
+    p, o = hard_position().sides()
     thread, outcome = in_thread(lambda: search.search(p, o, -INFINITY, INFINITY))
     # While it searches, this thread runs Python freely: the kernel released the GIL.
     spins, until = 0, time.perf_counter() + 0.3
@@ -135,7 +137,7 @@ def test_a_halt_stops_a_running_search_and_the_gil_is_free(kernels: ModuleType) 
         search.search(p, o, -INFINITY, INFINITY)
     search.stop.clear()
     board = random_position(Rules(size=6), 8, random.Random(3))
-    assert search.search(*side_bitboards(board), -INFINITY, INFINITY) == solve(board).score
+    assert search.search(*board.sides(), -INFINITY, INFINITY) == solve(board).score
 
 
 def test_deadline_stops_both_paths(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,30 +145,32 @@ def test_deadline_stops_both_paths(kernels: ModuleType, monkeypatch: pytest.Monk
         solve(hard_position(), time_limit=0.05)
     with pure_solver(monkeypatch), pytest.raises(TimeoutError, match="time limit"):
         solve(hard_position(), time_limit=0.05)
-    search = EndgameSearch(6)
+    search = make_endgame(6)
     search.deadline = time.perf_counter() + 0.1
     with pytest.raises(SearchTimeout):
-        search.search(*side_bitboards(hard_position()), -INFINITY, INFINITY)
+        search.search(*hard_position().sides(), -INFINITY, INFINITY)
     # A deadline that has passed leaves the next search with a new deadline unharmed.
     search.deadline = time.perf_counter() + 60
     board = random_position(Rules(size=6), 9, random.Random(4))
-    assert search.search(*side_bitboards(board), -INFINITY, INFINITY) == solve(board).score
+    assert search.search(*board.sides(), -INFINITY, INFINITY) == solve(board).score
 
 
-def test_a_pure_search_switches_once_the_kernel_is_loaded(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_factory_picks_the_kernel_once_it_is_loaded(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     with pure_solver(monkeypatch):
-        search = EndgameSearch(8)
-    assert not search.compiled
+        pure = make_endgame(8)
+    compiled = make_endgame(8)
+    assert not pure.compiled and compiled.compiled
     board = random_position(Rules(size=8), 10, random.Random(5))
-    assert search.search(*side_bitboards(board), -INFINITY, INFINITY) == solve(board).score
-    assert search.compiled
+    score = solve(board).score
+    assert pure.search(*board.sides(), -INFINITY, INFINITY) == score
+    assert compiled.search(*board.sides(), -INFINITY, INFINITY) == score
 
 
 def test_larger_boards_stay_pure(kernels: ModuleType) -> None:
     board = random_position(Rules(size=10), 6, random.Random(6))
-    search = EndgameSearch(10)
+    search = make_endgame(10)
     assert not search.compiled
-    assert search.search(*side_bitboards(board), -INFINITY, INFINITY) == solve(board).score
+    assert search.search(*board.sides(), -INFINITY, INFINITY) == solve(board).score
 
 
 BAD = [
@@ -195,11 +199,11 @@ def test_one_search_object_shared_by_threads(kernels: ModuleType) -> None:
     """Searches on one object from several threads wait for each other and stay exact."""
     boards = [random_position(Rules(size=8), 12, random.Random(seed)) for seed in range(6)]
     expected = [solve(board).score for board in boards]
-    search = EndgameSearch(8)
+    search = make_endgame(8)
     results: dict[int, int] = {}
 
     def work(index: int) -> None:
-        results[index] = search.search(*side_bitboards(boards[index]), -INFINITY, INFINITY)
+        results[index] = search.search(*boards[index].sides(), -INFINITY, INFINITY)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(len(boards))]
     for thread in threads:

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from reversi_widget import Board
 from reversi_widget.errors import InvalidPositionError
 from reversi_widget.geometry import geometry
-from reversi_widget.patterns import (
+from reversi_widget.search.endgame import make_endgame
+from reversi_widget.search.patterns import (
     INVERTED_WEIGHTS_FILE,
     MAGIC,
     PATTERNS,
@@ -37,7 +38,6 @@ from reversi_widget.patterns import (
     write_weights,
 )
 from reversi_widget.selfplay import SelfPlaySettings, label_game, play_game
-from reversi_widget.solver import EndgameSearch
 from tests.support import play_random, unavailable
 
 GEO = geometry(8)
@@ -114,7 +114,7 @@ def test_the_shipped_inverted_weights_come_closer_to_exact_margins_than_guessing
     games'), solved exactly: fewer discs winning, as the solver scores it."""
     evaluate = make_pattern_evaluator(goal="inverted")
     settings = SelfPlaySettings(level=3, solve_empties=10)
-    solver = EndgameSearch(8, "inverted")
+    solver = make_endgame(8, "inverted")
     learned = zero = 0.0
     for number in range(30):
         labelled = label_game(play_game(99, number, settings), solver, settings.solve_empties)
@@ -128,7 +128,7 @@ def test_the_shipped_inverted_weights_come_closer_to_exact_margins_than_guessing
 
 def test_weights_load_on_first_use_not_at_import() -> None:
     code = (
-        "import reversi_widget, reversi_widget.patterns as p\n"
+        "import reversi_widget, reversi_widget.search.patterns as p\n"
         "e = p.make_pattern_evaluator()\n"
         "assert not p._loaded, 'loaded too early'\n"
         "e(0x0000000810000000, 0x0000001008000000, 0x0000102004080000)\n"

@@ -37,7 +37,7 @@ from reversi_widget.puzzles import (
 )
 from reversi_widget.puzzles.puzzle import MoveResult
 from reversi_widget.records import GameLog
-from reversi_widget.solver import EndgameSearch
+from reversi_widget.search.endgame import make_endgame
 from reversi_widget.squares import BLACK
 from tests.native_support import require_compiled
 from tests.support import play_random, unavailable
@@ -175,7 +175,7 @@ def test_the_shipped_set_spans_what_it_promises() -> None:
 
 
 def prove(puzzle: Puzzle) -> str:
-    search = EndgameSearch(puzzle.rules.size, puzzle.rules.goal, puzzle.rules.scoring)
+    search = make_endgame(puzzle.rules.size, puzzle.rules.goal, puzzle.rules.scoring)
     assert search.compiled
     puzzle.prove(search)
     return puzzle.name
@@ -494,7 +494,7 @@ def test_pose_a_position_set_up_by_hand() -> None:
     assert [r.score for r in puzzle.results] == [r.score for r in exact_results(board)]
     puzzle.prove()
     with pytest.raises(ReversiError, match="the solver plays 8x8 inverted count, not the position's 8x8 classic count"):
-        exact_results(board, EndgameSearch(8, "inverted"))
+        exact_results(board, make_endgame(8, "inverted"))
     with pytest.raises(InvalidPositionError, match=r"no move wins|not a draw"):
         pose(board, task="win") if puzzle.best_score <= 0 else pose(board, task="draw")
 

@@ -10,8 +10,9 @@ from reversi_widget import Board
 from reversi_widget.errors import InvalidPositionError
 from reversi_widget.notation import format_line
 from reversi_widget.rules import Rules
+from reversi_widget.search.endgame import make_endgame
 from reversi_widget.selfplay import Game, SelfPlaySettings, label_game, play_game
-from reversi_widget.solver import EndgameSearch, solve
+from reversi_widget.solver import solve
 
 #: Cheap games: a shallow level, exact labels only in the last few moves.
 QUICK = SelfPlaySettings(level=3, solve_empties=8)
@@ -56,7 +57,7 @@ def _final(board: Board, move: object) -> tuple[int, int] | None:
 
 def test_labels_are_exact_from_the_solve_point_and_the_game_value_before_it() -> None:
     game = play_game(7, 3, QUICK)
-    labelled = label_game(game, EndgameSearch(8, "inverted"), QUICK.solve_empties)
+    labelled = label_game(game, make_endgame(8, "inverted"), QUICK.solve_empties)
     assert [(p.mover, p.opponent) for p in labelled] == [(p.mover, p.opponent) for p in game.positions]
     anchor = next(i for i, p in enumerate(game.positions) if p.empties <= QUICK.solve_empties)
     first = game.positions[anchor]
@@ -72,11 +73,11 @@ def test_labels_are_exact_from_the_solve_point_and_the_game_value_before_it() ->
 
 def test_a_game_over_before_the_solve_point_is_labelled_with_its_result() -> None:
     game = play_game(7, 3, QUICK)
-    labelled = label_game(game, EndgameSearch(8, "inverted"), 0)  # no position has 0 empties and a move
+    labelled = label_game(game, make_endgame(8, "inverted"), 0)  # no position has 0 empties and a move
     black_margin = game.white.bit_count() - game.black.bit_count()  # fewer discs wins
     assert not any(p.exact for p in labelled)
     assert [p.margin for p in labelled] == [black_margin if p.black else -black_margin for p in game.positions]
-    assert label_game(Game((), 0, 0), EndgameSearch(8, "inverted"), 8) == []
+    assert label_game(Game((), 0, 0), make_endgame(8, "inverted"), 8) == []
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import pytest
 from reversi_widget import Board
 from reversi_widget.errors import InvalidPositionError
 from reversi_widget.geometry import geometry
-from reversi_widget.patterns import make_pattern_evaluator, read_weights
+from reversi_widget.search.patterns import make_pattern_evaluator, read_weights
 from reversi_widget.selfplay import SelfPlaySettings
 from reversi_widget.wthor import HEADER, RECORD, WthorRecord
 from tests.support import play_random

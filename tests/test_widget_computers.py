@@ -214,3 +214,21 @@ def test_a_failing_callback_becomes_a_notice_and_the_game_goes_on() -> None:
     assert w.ply == 1 and "on_move callback raised" in w.notice and "callback bug" in w.notice
     with pytest.raises(TypeError):
         w.on_move("not callable")  # type: ignore[arg-type]
+
+
+def test_an_engine_on_a_game_clock_plays_in_the_widget_and_gets_its_time_back_in_a_new_game() -> None:
+    from reversi_widget.engine import Engine
+
+    engine = Engine("expert", clock=3.0, book=False)
+    w, _ = widget(white=engine)
+    assert engine.clock is not None
+    for _ in range(4):
+        click(w, str(next(iter(w.board.legal_moves))))
+        assert w.wait(30)
+    assert w.ply == 8 and engine.last_search is not None
+    after_four = engine.clock.left
+    assert 0 < after_four < engine.clock.total  # four moves took time, and never all of it
+    w.new_game()
+    click(w, "d3")
+    assert w.wait(30) and w.ply == 2
+    assert after_four < engine.clock.left < engine.clock.total  # one move spent of a new clock

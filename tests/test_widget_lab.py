@@ -124,10 +124,9 @@ def test_long_game_move_list_and_keys_in_the_controls(server: Server, page: Any)
     shown_ply(1)
     page.keyboard.press("End")
     shown_ply(plies)
-    for _ in range(3):
+    for step in range(1, 4):
         page.keyboard.press("ArrowLeft")
-        page.wait_for_timeout(150)
-    shown_ply(plies - 3)
+        shown_ply(plies - step)
     # JupyterLab's command-mode keys (a, b: new cell; Enter: edit the cell) stay with the control
     page.locator(f"{widget} [data-action=undo]").focus()
     page.keyboard.press("a")

@@ -38,8 +38,13 @@ def kernel(signature: str, *, inline: bool = False) -> Callable[[F], F]:
     """Compile a function with numba for one explicit signature: nopython, cached on disk
     (so only the first run on a machine pays for compiling) and without the GIL, so other
     Python threads (a widget, a timer) run while it does. ``inline`` copies its body into
-    the kernels that call it, for the small hot ones that a call would slow down."""
-    return cast(Callable[[F], F], njit(signature, cache=True, nogil=True, inline="always" if inline else "never"))
+    the kernels that call it, for the small hot ones that a call would slow down.
+
+    Kernels allocate nothing (their arrays come from the caller), so they run without numba's
+    reference counting of arrays: with it, every call of a recursive search counted every
+    array it passes on, and that cost several times the work of a node."""
+    options: dict[str, Any] = {"cache": True, "nogil": True, "inline": "always" if inline else "never", "_nrt": False}
+    return cast(Callable[[F], F], njit(signature, **options))
 
 
 def u64(value: int) -> int:

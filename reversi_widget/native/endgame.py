@@ -23,44 +23,28 @@ returns at once when another thread has set it (the caller then discards the res
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
-from ..evaluation import masks, square_table
 from ..geometry import geometry
+from ..search import FULL_WIDTH, SearchTimeout, StopSignal, final_score_function
+from ..search.evaluate import masks, square_table
 from . import SIZES
-from .bits import ONE, ZERO, kernel, popcount, signed, trailing_zeros, u64, unsigned
+from .bits import ONE, ZERO, entry_point, kernel, popcount, trailing_zeros
 from .moves import FULL, flips, legal
+from .table import NO_VALUE, best_of, bounds, find, probe, store, upper_of
 
 __all__ = [
-    "AROUND",
-    "AXES",
-    "BYTE",
-    "CLASSES",
-    "CORNERS",
-    "EDGES",
-    "ETC_EMPTIES",
-    "HASH_O",
-    "HASH_P",
     "INVERTED",
-    "LINES",
     "MAX_MOVES",
-    "NOT_FIRST_COL",
-    "NOT_LAST_COL",
-    "NO_BOUND",
-    "QUADRANTS",
-    "QUADRANT_OF",
-    "RANK",
     "SHALLOW_EMPTIES",
+    "TABLE_SIZE",
     "TOURNAMENT",
-    "axis_safe",
-    "deep",
-    "few_empties",
+    "NativeEndgame",
     "final_score",
-    "last_move",
     "search",
-    "shallow",
     "stable",
-    "two_empties",
 ]
 
 #: Beyond every disc margin: the window is clamped to +-NO_BOUND (``search.INFINITY`` comes
@@ -77,6 +61,10 @@ INVERTED, TOURNAMENT = 1, 2
 AXES = (("east", "west"), ("south", "north"), ("south-east", "north-west"), ("south-west", "north-east"))
 #: Move slots per node in the caller's ``slots`` array (more than any position has moves).
 MAX_MOVES = 64
+#: Transposition table entries of the compiled solver, per board size (a power of two).
+TABLE_SIZE = {4: 1 << 12, 6: 1 << 20, 8: 1 << 20}
+#: The selectivity an exact search stores its bounds with (``search.FULL_WIDTH``: none).
+EXACT = FULL_WIDTH
 
 
 def _tables() -> dict[str, np.ndarray]:
@@ -135,11 +123,6 @@ _t = _tables()
 CLASSES, QUADRANTS, AROUND, CORNERS = _t["classes"], _t["quadrants"], _t["around"], _t["corners"]
 NOT_FIRST_COL, NOT_LAST_COL, LINES, EDGES = _t["not_first_col"], _t["not_last_col"], _t["lines"], _t["edges"]
 QUADRANT_OF, RANK = _t["quadrant_of"], _t["rank"]
-
-#: The multipliers of a position's hash (the midgame table's too).
-HASH_P = u64(0x9E3779B97F4A7C15)
-HASH_O = u64(0xC2B2AE3D27D4EB4F)
-BYTE = u64(0xFF)
 
 
 @kernel("int64(int64, uint64, uint64, int64)", inline=True)
@@ -385,27 +368,16 @@ def deep(
         upper = squares - 2 * popcount(stable(n, hurting, p | o))
         if upper <= alpha:
             return upper
-    # The table: two entries per bucket, found by a multiplicative hash of the position.
-    h = (p * HASH_P) ^ (o * HASH_O)
-    bucket = signed(h >> 40) & (table.shape[0] - 2)
+    # The table (``native.table``, shared with the midgame search): its bounds may settle
+    # the node, and its best move goes first.
+    entry = find(table, p, o)
     first = -1
-    entry = -1
-    for e in range(bucket, bucket + 2):
-        if table[e, 0] == p and table[e, 1] == o:
-            entry = e
-            data = table[e, 2]
-            lower = signed(data & BYTE) - 128
-            upper = signed((data >> 8) & BYTE) - 128
-            first = signed((data >> 16) & BYTE) - 1
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            if lower == upper:
-                return lower
-            alpha = max(alpha, lower)
-            beta = min(beta, upper)
-            break
+    if entry >= 0:
+        data = table[entry, 2]
+        first = best_of(data)
+        value, alpha, beta = probe(data, alpha, beta)
+        if value != NO_VALUE:
+            return value
     # Fastest first: key = the opponent's replies (corners twice), then the empty squares next
     # to the mover's discs, less the mover's discs on and next to corners; the table's move
     # and a wipe-out before everything.
@@ -428,14 +400,11 @@ def deep(
                 if empties >= ETC_EMPTIES:
                     # Enhanced transposition cut-off: a child already known to be bad enough
                     # for the opponent settles this node without a search.
-                    hc = (theirs * HASH_P) ^ (mine * HASH_O)
-                    cb = signed(hc >> 40) & (table.shape[0] - 2)
-                    for e in range(cb, cb + 2):
-                        if table[e, 0] == theirs and table[e, 1] == mine:
-                            child_upper = signed((table[e, 2] >> 8) & BYTE) - 128
-                            if -child_upper >= beta:
-                                return -child_upper
-                            break
+                    child = find(table, theirs, mine)
+                    if child >= 0:
+                        child_upper = upper_of(table[child, 2])
+                        if -child_upper >= beta:
+                            return -child_upper
                 reply = legal(n, theirs, mine)
                 x = mine | ((mine << 1) & nfc) | ((mine >> 1) & nlc)
                 near = (x | (x << n) | (x >> n)) & full & ~(mine | theirs)
@@ -479,21 +448,8 @@ def deep(
                 alpha = score
                 if alpha >= beta:
                     break
-    # Store: into the entry of this position, else over the shallower of the bucket's two.
-    if entry < 0:
-        older = (table[bucket, 2] >> 24) & BYTE
-        newer = (table[bucket + 1, 2] >> 24) & BYTE
-        entry = bucket if older <= newer else bucket + 1
-    lower, upper = -NO_BOUND, NO_BOUND
-    if best > alpha0:
-        lower = best
-    if best < beta:
-        upper = best
-    table[entry, 0] = p
-    table[entry, 1] = o
-    table[entry, 2] = (
-        unsigned(lower + 128) | (unsigned(upper + 128) << 8) | (unsigned(best_sq + 1) << 16) | (unsigned(empties) << 24)
-    )
+    lower, upper = bounds(best, alpha0, beta)
+    store(table, p, o, lower, upper, empties, best_sq, EXACT, 0)
     return best
 
 
@@ -527,3 +483,63 @@ def search(
     if empties <= SHALLOW_EMPTIES:
         return shallow(n, p, o, alpha, beta, empties, rules, stats)
     return deep(n, p, o, alpha, beta, empties, rules, table, slots, stop, stats)
+
+
+class NativeEndgame:
+    """The compiled ``search.endgame.Endgame`` for one size, goal and scoring, with its table:
+    ``search`` calls the kernel, which polls the stop signal's flag instead of a clock."""
+
+    compiled = True
+
+    def __init__(
+        self, size: int, goal: str = "classic", scoring: str = "count", stop: StopSignal | None = None
+    ) -> None:
+        if size not in SIZES:
+            raise ValueError(f"the compiled solver takes boards of {SIZES}, not {size}x{size}")
+        self.size = size
+        self.goal = goal
+        self.scoring = scoring
+        self.nodes = 0
+        self.stop = StopSignal() if stop is None else stop
+        geo = geometry(size)
+        self.final = final_score_function(size, goal, scoring)
+        self.moves = geo.moves
+        self.flips = geo.flips
+        self.rules = (INVERTED if goal == "inverted" else 0) | (TOURNAMENT if scoring == "tournament" else 0)
+        self.table = np.zeros((TABLE_SIZE[size], 3), dtype=np.uint64)
+        self.slots = np.zeros((size * size + 1, MAX_MOVES), dtype=np.int64)
+        self.stats = np.zeros(1, dtype=np.int64)
+        self._kernel = entry_point(search)
+        # One search at a time per object: the table and the move slots are shared.
+        self._lock = threading.Lock()
+
+    @property
+    def deadline(self) -> float | None:
+        return self.stop.deadline
+
+    @deadline.setter
+    def deadline(self, value: float | None) -> None:
+        self.stop.set_deadline(value)
+
+    def search(self, p: int, o: int, alpha: int, beta: int) -> int:
+        signal = self.stop
+        if signal.expired():
+            raise SearchTimeout
+        flag = signal.flag
+        with self._lock:
+            try:
+                score = int(
+                    self._kernel(self.size, p, o, alpha, beta, self.rules, self.table, self.slots, flag, self.stats)
+                )
+            finally:
+                self.nodes += int(self.stats[0])
+                self.stats[0] = 0
+            if flag[0]:
+                raise SearchTimeout
+        return score
+
+    def best_line(self, p: int, o: int, first: int | None = None, limit: int = 64) -> list[int | None]:
+        """A principal line from ``(p, o)`` (``search.endgame.best_line``)."""
+        from ..search.endgame import best_line
+
+        return best_line(self, p, o, first, limit)

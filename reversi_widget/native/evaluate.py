@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evaluation import TERMS, masks
 from ..geometry import geometry
+from ..search.evaluate import TERMS, masks
 from . import SIZES
 from .bits import ONE, ZERO, kernel, popcount, unsigned
 from .moves import legal

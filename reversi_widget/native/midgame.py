@@ -21,59 +21,58 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evaluation import Weights, default_weights, square_table, weight_table
 from ..geometry import geometry
-from ..search import INFINITY, WIN, SearchTimeout, StopSignal
+from ..search import FULL_WIDTH, INFINITY, WIN, SearchTimeout, StopSignal
+from ..search.evaluate import Weights, default_weights, square_table, weight_table
+from ..search.probcut import Calibration, cut_rows
 from . import SIZES
-from .bits import ONE, ZERO, kernel, popcount, signed, trailing_zeros, u64, unsigned
-from .endgame import HASH_O, HASH_P, INVERTED, TOURNAMENT, final_score
+from .bits import ONE, ZERO, kernel, popcount, trailing_zeros, unsigned
+from .endgame import INVERTED, MAX_MOVES, TOURNAMENT, final_score
+from .endgame import search as exact_search
 from .evaluate import evaluate, weight_array
-from .moves import flips, legal
+from .moves import FULL, flips, legal
 from .patterns import NO_PATTERNS, PatternArrays
+from .table import (
+    GENERATIONS,
+    NO_VALUE,
+    best_of,
+    bounds,
+    depth_of,
+    find,
+    lower_of,
+    probe,
+    selectivity_of,
+    store,
+    table_move,
+    upper_of,
+)
 
 __all__ = [
-    "CORNERS",
-    "GENERATIONS",
-    "MASK_6",
-    "MASK_7",
-    "MASK_22",
-    "MAX_PLY",
-    "NO_BOUND",
-    "OFFSET",
-    "SHIFT_BEST",
-    "SHIFT_DEPTH",
-    "SHIFT_GENERATION",
-    "SHIFT_HASH",
-    "SHIFT_UPPER",
-    "TABLE_SIZE",
-    "VALUES",
+    "SELECTIVITY_T",
     "NativeMidgame",
-    "best_of",
-    "depth_of",
-    "finished",
-    "generation_of",
-    "lower_of",
     "negamax",
-    "pack",
-    "slot_of",
-    "table_move",
-    "upper_of",
 ]
 
 #: Transposition table slots per board size (a power of two; three uint64 a slot).
 TABLE_SIZE = {4: 1 << 12, 6: 1 << 18, 8: 1 << 20}
-#: The deepest a search goes below its root, in plies, passes included.
+#: ... and of the exact solver's table that searches to the end hand over to.
+EXACT_TABLE_SIZE = {4: 1 << 10, 6: 1 << 16, 8: 1 << 18}
+#: The deepest a search goes below its root, in plies, passes included (probable cuts'
+#: shallow searches start again at their node's ply).
 MAX_PLY = 130
-
-#: A table entry's third word: lower and upper bound (22 bits each, offset), depth (7 bits),
-#: best square + 1 (7 bits), generation (6 bits).
-OFFSET = 1 << 21
-NO_BOUND = OFFSET - 1  # stands for +-INFINITY
-GENERATIONS = 64
-MASK_22 = u64((1 << 22) - 1)
-MASK_7 = u64(0x7F)
-MASK_6 = u64(0x3F)
-SHIFT_HASH, SHIFT_UPPER, SHIFT_DEPTH, SHIFT_BEST, SHIFT_GENERATION = u64(31), u64(22), u64(44), u64(51), u64(58)
+#: Selectivity: a probable cut needs the deep score beyond the window by this many spreads
+#: (level 0: 1.1, cut when about 73% sure ... level 4: 3.3, 99.9%); ``FULL_WIDTH`` makes none.
+SELECTIVITY_T = np.array([1.1, 1.5, 2.0, 2.6, 3.3])
+assert len(SELECTIVITY_T) == FULL_WIDTH
+#: The shallowest node where a probable cut is tried.
+MPC_MIN_DEPTH = 3
+#: From this depth on, a node orders its moves by a shallow search of each (``sort_depth``),
+#: plus ``ORDER_MOBILITY`` centi-discs for each reply it leaves the opponent.
+SORT_SEARCH_DEPTH = 9
+ORDER_MOBILITY = 400
+#: A search to the end hands over to the exact solver from this many empties down, even a
+#: selective one (below, its probable cuts save less than they cost).
+SELECTIVE_EXACT_EMPTIES = 10
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
@@ -90,10 +89,9 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 VALUES, CORNERS = _tables()
 
 
-@kernel("int64(int64, uint64, uint64, int64)", inline=True)
-def finished(n: int, p: int, o: int, rules: int) -> int:
-    """``search.exact_score`` of a finished position."""
-    margin = final_score(n, p, o, rules)
+@kernel("int64(int64)", inline=True)
+def exact_value(margin: int) -> int:
+    """``search.exact_score``: the search score of a final disc margin."""
     if margin > 0:
         return margin * 100 + WIN
     if margin < 0:
@@ -101,68 +99,48 @@ def finished(n: int, p: int, o: int, rules: int) -> int:
     return 0
 
 
-@kernel("int64(uint64, uint64, int64)", inline=True)
-def slot_of(p: int, o: int, slots: int) -> int:
-    """The first slot of the pair where ``(p, o)`` belongs."""
-    h = p * HASH_P ^ o * HASH_O
-    h ^= h >> SHIFT_HASH
-    return signed(h & unsigned(slots - 1)) & ~1
+@kernel("int64(int64, uint64, uint64, int64)", inline=True)
+def finished(n: int, p: int, o: int, rules: int) -> int:
+    """``search.exact_score`` of a finished position."""
+    return exact_value(final_score(n, p, o, rules))
 
 
-@kernel("uint64(int64, int64, int64, int64, int64)", inline=True)
-def pack(lower: int, upper: int, depth: int, best: int, generation: int) -> int:
-    lower = max(lower, -NO_BOUND)
-    upper = min(upper, NO_BOUND)
-    return (
-        unsigned(lower + OFFSET)
-        | unsigned(upper + OFFSET) << SHIFT_UPPER
-        | unsigned(depth) << SHIFT_DEPTH
-        | unsigned(best + 1) << SHIFT_BEST
-        | unsigned(generation) << SHIFT_GENERATION
-    )
+@kernel("int64(int64)", inline=True)
+def margin_floor(score: int) -> int:
+    """The largest final margin whose search score is at most ``score``."""
+    if score >= WIN:
+        return (score - WIN) // 100
+    if score >= 0:
+        return 0
+    if score > -WIN:
+        return -1
+    return min(-1, (score + WIN) // 100)
 
 
-@kernel("int64(uint64)", inline=True)
-def lower_of(data: int) -> int:
-    value = signed(data & MASK_22) - OFFSET
-    return -INFINITY if value == -NO_BOUND else value
+@kernel("int64(int64)", inline=True)
+def margin_ceil(score: int) -> int:
+    """The smallest final margin whose search score is at least ``score``."""
+    return -margin_floor(-score)
 
 
-@kernel("int64(uint64)", inline=True)
-def upper_of(data: int) -> int:
-    value = signed(data >> SHIFT_UPPER & MASK_22) - OFFSET
-    return INFINITY if value == NO_BOUND else value
+@kernel("int64(int64)", inline=True)
+def centi_discs(score: int) -> int:
+    """A search score as centi-discs of margin: a proven result loses its ``WIN`` offset."""
+    if score >= WIN:
+        return score - WIN
+    if score <= -WIN:
+        return score + WIN
+    return score
 
 
-@kernel("int64(uint64)", inline=True)
-def depth_of(data: int) -> int:
-    return signed(data >> SHIFT_DEPTH & MASK_7)
-
-
-@kernel("int64(uint64)", inline=True)
-def best_of(data: int) -> int:
-    return signed(data >> SHIFT_BEST & MASK_7) - 1
-
-
-@kernel("int64(uint64)", inline=True)
-def generation_of(data: int) -> int:
-    return signed(data >> SHIFT_GENERATION & MASK_6)
-
-
-@kernel("int64(uint64, uint64, uint64[:, :])")
-def table_move(p: int, o: int, table: np.ndarray) -> int:
-    """The best square the table holds for ``(p, o)``, or -1."""
-    first = slot_of(p, o, table.shape[0])
-    for entry in range(first, first + 2):
-        if table[entry, 0] == p and table[entry, 1] == o and table[entry, 2] != ZERO:
-            return best_of(table[entry, 2])
-    return -1
-
-
-@kernel(
-    "int64(int64, uint64, uint64, int64, int64, int64, uint64, int64, int64, int64,"
-    " int64[:, :], int16[:, :], int32[:, :], uint64[:, :], int64[:, :], uint64[:, :], int64[:], int64[:])"
+SIGNATURE = (
+    "int64(int64, uint64, uint64, int64, int64, int64, uint64, int64, int64, int64, int64,"
+    " int64[:, :], int16[:, :], int32[:, :], float64[:, :, :],"
+    " uint64[:, :], int64[:, :], uint64[:, :], uint64[:, :], int64[:, :], int64[:], int64[:])"
 )
+
+
+@kernel(SIGNATURE)
 def negamax(
     n: int,
     p: int,
@@ -174,19 +152,31 @@ def negamax(
     ply: int,
     rules: int,
     generation: int,
+    sel: int,
     weights: np.ndarray,
     pattern_tables: np.ndarray,
     pattern_extras: np.ndarray,
+    cuts: np.ndarray,
     table: np.ndarray,
     slots: np.ndarray,
     boards: np.ndarray,
+    exact_table: np.ndarray,
+    exact_slots: np.ndarray,
     stop: np.ndarray,
     stats: np.ndarray,
 ) -> int:
     """The fail-soft score of ``p`` to move (``legal_p`` its moves) searched ``depth`` plies;
     meaningless if ``stop[0]`` got set. ``ply`` is the distance from the root (the row of
     ``slots`` and ``boards`` where this node sorts its moves). ``weights`` (hand-made) or
-    ``pattern_tables`` and ``pattern_extras`` (learned, when not empty) evaluate the leaves."""
+    ``pattern_tables`` and ``pattern_extras`` (learned, when not empty) evaluate the leaves.
+
+    ``sel`` is the selectivity (``FULL_WIDTH``: none): below it, a node whose shallow search
+    predicts, by ``cuts``, a result safely outside the window returns
+    without searching its moves. A depth that reaches the end is exact, and handed to the
+    exact solver (``exact_table``, ``exact_slots``) once probable cuts no longer pay.
+    ``stats[0]`` counts nodes; ``stats[1]`` the uses of a probable result where it could
+    make a proven score wrong (a selective cut at the end, a selective bound near a proof):
+    while it stays 0, every proven score is exact."""
     stats[0] += 1
     if stop[0]:
         return 0
@@ -195,30 +185,76 @@ def negamax(
         if legal_o == ZERO:
             return finished(n, p, o, rules)
         return -negamax(
-            n, o, p, depth, -beta, -alpha, legal_o, ply + 1, rules, generation,
-            weights, pattern_tables, pattern_extras, table, slots, boards, stop, stats,
+            n, o, p, depth, -beta, -alpha, legal_o, ply + 1, rules, generation, sel,
+            weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots, stop, stats,
         )  # fmt: skip
     if depth <= 0:
         return evaluate(n, p, o, legal_p, weights, pattern_tables, pattern_extras)
-    first_slot = slot_of(p, o, table.shape[0])
-    entry = -1
-    for candidate in range(first_slot, first_slot + 2):
-        if table[candidate, 0] == p and table[candidate, 1] == o and table[candidate, 2] != ZERO:
-            entry = candidate
+    empties = popcount(FULL[n] & ~(p | o))
+    if depth >= empties:
+        depth = empties  # every line ends: the search is exact (but for probable cuts)
+        if sel >= FULL_WIDTH or empties <= SELECTIVE_EXACT_EMPTIES:
+            margin = exact_search(
+                n, p, o, margin_floor(alpha), margin_ceil(beta), rules, exact_table, exact_slots, stop, stats
+            )
+            return exact_value(margin)
+    entry = find(table, p, o)
     first = -1
     if entry >= 0:
         data = table[entry, 2]
         first = best_of(data)
-        if depth_of(data) >= depth:
-            lower, upper = lower_of(data), upper_of(data)
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            if lower == upper:
-                return lower
-            alpha = max(alpha, lower)
-            beta = min(beta, upper)
+        entry_sel = selectivity_of(data)
+        if depth_of(data) >= depth and entry_sel >= sel:
+            if entry_sel < FULL_WIDTH and (
+                alpha < -WIN or beta > WIN or lower_of(data) >= WIN or upper_of(data) <= -WIN
+            ):
+                stats[1] += 1
+            value, alpha, beta = probe(data, alpha, beta)
+            if value != NO_VALUE:
+                return value
+    # Multi-ProbCut (written out here: numba compiles no mutual recursion). ``cuts[empties,
+    # depth]`` holds (shallow depth, slope, intercept, spread): the deep score is about
+    # ``slope * shallow + intercept``, give or take ``spread`` centi-discs (one standard
+    # deviation), as fitted on searched positions (``search.probcut``). A shallow null-window
+    # search asks whether the shallow score passes the bound that puts the deep one beyond
+    # ``beta`` (or ``alpha``) by ``SELECTIVITY_T[sel]`` spreads; if so, the node returns that
+    # bound unsearched. At the end the prediction is of the final margin, so the window's
+    # proven scores are read as margins; elsewhere the window must hold estimates only, so
+    # that no proven score ever comes from a cut.
+    if sel < FULL_WIDTH and depth >= MPC_MIN_DEPTH and cuts[empties, depth, 3] > 0.0:
+        shallow = int(cuts[empties, depth, 0])
+        slope, intercept = cuts[empties, depth, 1], cuts[empties, depth, 2]
+        margin = SELECTIVITY_T[sel] * cuts[empties, depth, 3]
+        at_end = depth >= empties
+        if at_end or (alpha > -WIN and beta < WIN):
+            high = 100.0 * margin_ceil(beta) - 50.0 if at_end else float(beta)
+            low = 100.0 * margin_floor(alpha) + 50.0 if at_end else float(alpha)
+            bound = int(np.ceil((high + margin - intercept) / slope))
+            if -WIN < bound < WIN:
+                score = negamax(
+                    n, p, o, shallow, bound - 1, bound, legal_p, ply, rules, generation, sel, weights,
+                    pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots, stop, stats,
+                )  # fmt: skip
+                if stop[0]:
+                    return 0
+                if centi_discs(score) >= bound:
+                    if at_end:
+                        stats[1] += 1
+                    return beta
+            bound = int(np.floor((low - margin - intercept) / slope))
+            if -WIN < bound < WIN:
+                score = negamax(
+                    n, p, o, shallow, bound, bound + 1, legal_p, ply, rules, generation, sel, weights,
+                    pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots, stop, stats,
+                )  # fmt: skip
+                if stop[0]:
+                    return 0
+                if centi_discs(score) <= bound:
+                    if at_end:
+                        stats[1] += 1
+                    return alpha
+        if first < 0:
+            first = table_move(p, o, table)
     alpha0, beta0 = alpha, beta
     # The moves, best guess first: (order, square) in this ply's row of ``slots``, and above
     # depth 1 the flips and the replies worked out for the order in its row of ``boards``.
@@ -237,9 +273,21 @@ def negamax(
         else:
             f = flips(n, sq, p, o)
             reply = legal(n, o ^ f, p | f | bit)
-            order = popcount(reply) * 100 - VALUES[n, sq] - (1000 if bit & corners else 0)
             if sq == first:
                 order = -1_000_000_000
+            elif depth >= SORT_SEARCH_DEPTH:
+                # Deep enough that a shallow look at each reply pays: the opponent's score
+                # after the move, searched a little (lower first), and its replies.
+                look = min(6, max(0, (depth - 15) // 3))
+                mine, theirs = p | f | bit, o ^ f
+                value = -negamax(
+                    n, theirs, mine, look, -beta, -alpha, reply, ply + 1, rules, generation, sel,
+                    weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
+                    stop, stats,
+                )  # fmt: skip
+                order = ORDER_MOBILITY * popcount(reply) - value
+            else:
+                order = popcount(reply) * 100 - VALUES[n, sq] - (1000 if bit & corners else 0)
         i = count
         while i > 0 and row[2 * i - 2] > order:
             row[2 * i] = row[2 * i - 2]
@@ -266,18 +314,21 @@ def negamax(
             mine, theirs = p | f | bit, o ^ f
         if i == 0:
             score = -negamax(
-                n, theirs, mine, depth - 1, -beta, -alpha, reply, ply + 1, rules, generation,
-                weights, pattern_tables, pattern_extras, table, slots, boards, stop, stats,
+                n, theirs, mine, depth - 1, -beta, -alpha, reply, ply + 1, rules, generation, sel,
+                weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
+                stop, stats,
             )  # fmt: skip
         else:
             score = -negamax(
-                n, theirs, mine, depth - 1, -alpha - 1, -alpha, reply, ply + 1, rules, generation,
-                weights, pattern_tables, pattern_extras, table, slots, boards, stop, stats,
+                n, theirs, mine, depth - 1, -alpha - 1, -alpha, reply, ply + 1, rules, generation, sel,
+                weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
+                stop, stats,
             )  # fmt: skip
             if alpha < score < beta:
                 score = -negamax(
-                    n, theirs, mine, depth - 1, -beta, -score, reply, ply + 1, rules, generation,
-                    weights, pattern_tables, pattern_extras, table, slots, boards, stop, stats,
+                    n, theirs, mine, depth - 1, -beta, -score, reply, ply + 1, rules, generation, sel,
+                    weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
+                    stop, stats,
                 )  # fmt: skip
         if stop[0]:
             return 0
@@ -287,18 +338,8 @@ def negamax(
                 alpha = score
                 if alpha >= beta:
                     break
-    if entry < 0:  # a free slot, else one of an earlier search, else the shallower one
-        entry = first_slot
-        a, b = table[first_slot, 2], table[first_slot + 1, 2]
-        if a != ZERO:
-            a_old, b_old = generation_of(a) != generation, generation_of(b) != generation
-            if b == ZERO or (b_old and not a_old) or (a_old == b_old and depth_of(b) < depth_of(a)):
-                entry = first_slot + 1
-    lower = -INFINITY if best <= alpha0 else best
-    upper = INFINITY if best >= beta0 else best
-    table[entry, 0] = p
-    table[entry, 1] = o
-    table[entry, 2] = pack(lower, upper, depth, best_sq, generation)
+    lower, upper = bounds(best, alpha0, beta0)
+    store(table, p, o, lower, upper, depth, best_sq, sel, generation)
     return best
 
 
@@ -309,7 +350,13 @@ class NativeMidgame:
     ``weights`` (default: the goal's own)."""
 
     def __init__(
-        self, size: int, goal: str, scoring: str, weights: Weights | None = None, patterns: PatternArrays | None = None
+        self,
+        size: int,
+        goal: str,
+        scoring: str,
+        weights: Weights | None = None,
+        patterns: PatternArrays | None = None,
+        calibration: Calibration | None = None,
     ) -> None:
         if size not in SIZES:
             raise ValueError(f"the compiled search takes boards of {SIZES}, not {size}x{size}")
@@ -325,9 +372,26 @@ class NativeMidgame:
         self.table = np.zeros((TABLE_SIZE[size], 3), dtype=np.uint64)
         self.slots = np.zeros((MAX_PLY + 1, 128), dtype=np.int64)
         self.boards = np.zeros((MAX_PLY + 1, 128), dtype=np.uint64)
-        self.stats = np.zeros(1, dtype=np.int64)
+        self.exact_table = np.zeros((EXACT_TABLE_SIZE[size], 3), dtype=np.uint64)
+        self.exact_slots = np.zeros((size * size + 1, MAX_MOVES), dtype=np.int64)
+        self.stats = np.zeros(2, dtype=np.int64)
         self.generation = 0
         self._root_discs = -1
+        #: ``FULL_WIDTH``, or a level of ``SELECTIVITY_T`` (cuts need a ``calibration``)
+        self.selectivity = FULL_WIDTH
+        #: The probable-cut parameters of every node (see ``negamax``; none without a calibration).
+        self.cuts = np.array(cut_rows(calibration, size * size), dtype=np.float64)
+        self.selective = calibration is not None
+
+    def certain_since(self) -> None:
+        """Start watching for probable results that could make a proven score wrong."""
+        self.stats[1] = 0
+
+    @property
+    def certain(self) -> bool:
+        """Whether no probable cut or bound stood where it could have changed a proven score
+        since ``certain_since``: proven scores are then exact."""
+        return int(self.stats[1]) == 0
 
     def negamax(self, p: int, o: int, depth: int, alpha: int, beta: int, legal: int) -> int:
         flag = self.stop.flag
@@ -338,9 +402,9 @@ class NativeMidgame:
             self._root_discs = discs
             self.generation = (self.generation + 1) % GENERATIONS
         score = negamax(
-            self.size, p, o, depth, alpha, beta, legal, 0, self.rules, self.generation,
-            self.weights, self.patterns.tables, self.patterns.extras, self.table, self.slots, self.boards, flag,
-            self.stats,
+            self.size, p, o, depth, alpha, beta, legal, 0, self.rules, self.generation, self.selectivity,
+            self.weights, self.patterns.tables, self.patterns.extras, self.cuts, self.table, self.slots, self.boards,
+            self.exact_table, self.exact_slots, flag, self.stats,
         )  # fmt: skip
         if flag[0]:
             raise SearchTimeout

@@ -2,7 +2,7 @@
 
 ``pattern_score`` is a standalone nopython function over two uint64 bitboards and the two
 weight arrays of ``PatternArrays``, so a compiled search can call it at its leaves without
-the GIL. Where each pattern image lies (``SQUARES``, ``OFFSETS``) and which phase a number of
+the GIL. How each pattern image is read (``_images``) and which phase a number of
 empties falls in (``PHASE_OF``) belong to the patterns, not to one weights file: they are
 module constants that the kernel compiles in. It adds the same int16 weights in the same
 order as the pure path, so both give the same integer for every position. Mobility comes
@@ -21,16 +21,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ..patterns import EXTRAS, PATTERNS, PHASES, PatternWeights, load_weights, phase_of
-from .bits import ONE, kernel, popcount, signed, unsigned
+from ..search.patterns import EXTRAS, PATTERNS, PHASES, PatternWeights, load_weights, phase_of
+from .bits import kernel, popcount, signed, u64
 from .moves import legal
 
 __all__ = [
     "NO_PATTERNS",
-    "OFFSETS",
-    "PHASE_OF",
-    "SQUARES",
-    "STARTS",
     "Int16s",
     "Int32s",
     "Int64s",
@@ -39,6 +35,7 @@ __all__ = [
     "pattern_arrays",
     "pattern_score",
     "score",
+    "transposed",
 ]
 
 Int64s = npt.NDArray[np.int64]
@@ -46,40 +43,124 @@ Int32s = npt.NDArray[np.int32]
 Int16s = npt.NDArray[np.int16]
 
 
-def _layout() -> tuple[Int64s, Int64s, Int64s, Int64s]:
-    """(start of each pattern's table in a phase's row, then the total; per image its squares,
-    -1 padded; per image its table's start; the phase of 0 to 64 empties)."""
+def _layout() -> tuple[Int64s, Int64s]:
+    """(start of each pattern's table in a phase's row, then the total; the phase of 0 to 64
+    empties)."""
     starts = np.cumsum([0] + [p.fillings for p in PATTERNS]).astype(np.int64)
-    instances = [(i, sq) for i, p in enumerate(PATTERNS) for sq in p.instances]
-    squares = np.full((len(instances), max(p.length for p in PATTERNS)), -1, dtype=np.int64)
-    offsets = np.zeros(len(instances), dtype=np.int64)
-    for row, (index, instance) in enumerate(instances):
-        squares[row, : len(instance)] = instance
-        offsets[row] = starts[index]
-    return starts, squares, offsets, np.array([phase_of(e) for e in range(65)], dtype=np.int64)
+    return starts, np.array([phase_of(e) for e in range(65)], dtype=np.int64)
 
 
-STARTS, SQUARES, OFFSETS, PHASE_OF = _layout()
+STARTS, PHASE_OF = _layout()
+
+#: How an image is read, cheapest first: from whole rows of the board, from whole columns
+#: (rows of the transposed board), or gathered in one byte by a multiplication from squares
+#: on distinct columns of the board or of the transposed board.
+BY_ROWS, BY_COLUMNS, GATHERED, GATHERED_TRANSPOSED = range(4)
+#: The multiplication that adds every row of a board into its top byte.
+COLLECT = 0x0101010101010101
+
+
+def _reading(instance: tuple[int, ...]) -> tuple[int, list[tuple[int, dict[int, int]]], int]:
+    """How to read one image: (way, segments, mask), each segment (shift of its byte, {bit of
+    the byte: the power of 3 its square has in the image's index}); the mask of a gather."""
+    power = {sq: 3 ** (len(instance) - 1 - k) for k, sq in enumerate(instance)}
+    rows = sorted({sq // 8 for sq in instance})
+    columns = sorted({sq % 8 for sq in instance})
+    by_rows = [(8 * r, {sq % 8: power[sq] for sq in instance if sq // 8 == r}) for r in rows]
+    by_columns = [(8 * c, {sq // 8: power[sq] for sq in instance if sq % 8 == c}) for c in columns]
+    readings = [(BY_ROWS, by_rows, 0), (BY_COLUMNS, by_columns, 0)]
+    if len(columns) == len(instance):
+        readings.append((GATHERED, [(56, {sq % 8: power[sq] for sq in instance})], sum(1 << sq for sq in instance)))
+    if len(rows) == len(instance):
+        mask = sum(1 << (8 * (sq % 8) + sq // 8) for sq in instance)
+        readings.append((GATHERED_TRANSPOSED, [(56, {sq // 8: power[sq] for sq in instance})], mask))
+    return min(readings, key=lambda reading: len(reading[1]))
+
+
+def _images() -> dict[str, npt.NDArray[np.int64] | npt.NDArray[np.uint16] | npt.NDArray[np.uint64]]:
+    """Every pattern image, grouped by the way it is read (``WAY_START[w]`` to
+    ``WAY_START[w + 1]``), each with its table's start in a phase's row (``OFFSET``), the
+    first of its segments (``SEGMENT_START``, then the total) and its gather's mask (``MASK``);
+    per segment the shift of its byte (``SHIFT``) and its table (``BYTE_TABLE[KIND[s],
+    byte]``: what the image's squares set in that byte add to its index for a disc of digit 1;
+    twice that for digit 2). Segments read alike share a table, so the few tables stay in the
+    fastest cache."""
+    images = [
+        (_reading(instance), int(STARTS[index]))
+        for index, pattern in enumerate(PATTERNS)
+        for instance in pattern.instances
+    ]
+    images.sort(key=lambda image: image[0][0])
+    tables: dict[tuple[int, ...], int] = {}
+    offsets, masks, starts, shifts, kinds = [], [], [0], [], []
+    for (_way, segments, mask), offset in images:
+        offsets.append(offset)
+        masks.append(mask)
+        for shift, bits in segments:
+            table = tuple(sum(w for bit, w in bits.items() if byte >> bit & 1) for byte in range(256))
+            kinds.append(tables.setdefault(table, len(tables)))
+            shifts.append(shift)
+        starts.append(len(shifts))
+    ways = [way for (way, _, _), _ in images]
+    return {
+        "way_start": np.array([ways.count(w) for w in range(-1, 4)], dtype=np.int64).cumsum()[0:5],
+        "offset": np.array(offsets, dtype=np.int64),
+        "mask": np.array(masks, dtype=np.uint64),
+        "segment_start": np.array(starts, dtype=np.int64),
+        "shift": np.array(shifts, dtype=np.uint64),
+        "kind": np.array(kinds, dtype=np.int64),
+        "byte_table": np.array(list(tables), dtype=np.uint16),
+    }
+
+
+_i = _images()
+WAY_START, OFFSET, MASK, SEGMENT_START = _i["way_start"], _i["offset"], _i["mask"], _i["segment_start"]
+SHIFT, KIND, BYTE_TABLE = _i["shift"], _i["kind"], _i["byte_table"]
+BYTE = u64(0xFF)
+MAGIC = u64(COLLECT)
+K1, K2, K4 = u64(0x5500550055005500), u64(0x3333000033330000), u64(0x0F0F0F0F00000000)
+S7, S14, S28, S56 = u64(7), u64(14), u64(28), u64(56)
+
+
+@kernel("uint64(uint64)", inline=True)
+def transposed(x: int) -> int:
+    """The board flipped about the a1-h8 diagonal: square (row, column) to (column, row)."""
+    t = K4 & (x ^ (x << S28))
+    x ^= t ^ (t >> S28)
+    t = K2 & (x ^ (x << S14))
+    x ^= t ^ (t >> S14)
+    t = K1 & (x ^ (x << S7))
+    x ^= t ^ (t >> S7)
+    return x
 
 
 @kernel("int64(uint64, uint64, uint64, int16[:, :], int32[:, :])")
 def pattern_score(p: int, o: int, legal_p: int, tables: Int16s, extras: Int32s) -> int:
-    """Centi-discs for the side to move (``p``), who has the moves ``legal_p``."""
+    """Centi-discs for the side to move (``p``), who has the moves ``legal_p``. Each image's
+    index is put together from whole bytes of the board (``_images``), a table look-up a
+    byte, rather than square by square; the images are grouped by how they are read, so the
+    loops have no branch."""
     empties = 64 - popcount(p | o)
     phase = PHASE_OF[empties]
     score = extras[phase, 0]
     score += extras[phase, 1] * (popcount(legal_p) - popcount(legal(8, o, p)))
     score += extras[phase, 2] * (empties & 1)
     row = tables[phase]
-    for i in range(SQUARES.shape[0]):
-        index = 0
-        for k in range(SQUARES.shape[1]):
-            sq = SQUARES[i, k]
-            if sq < 0:
-                break
-            bit = unsigned(sq)
-            index = index * 3 + signed((p >> bit) & ONE) + 2 * signed((o >> bit) & ONE)
-        score += np.int64(row[OFFSETS[i] + index])
+    pt, ot = transposed(p), transposed(o)
+    for way in range(4):
+        mine, theirs = (p, o) if way in (BY_ROWS, GATHERED) else (pt, ot)
+        for i in range(WAY_START[way], WAY_START[way + 1]):
+            index = 0
+            if way < GATHERED:
+                for s in range(SEGMENT_START[i], SEGMENT_START[i + 1]):
+                    shift, kind = SHIFT[s], KIND[s]
+                    index += np.int64(BYTE_TABLE[kind, signed((mine >> shift) & BYTE)])
+                    index += 2 * np.int64(BYTE_TABLE[kind, signed((theirs >> shift) & BYTE)])
+            else:
+                mask, kind = MASK[i], KIND[SEGMENT_START[i]]
+                index += np.int64(BYTE_TABLE[kind, signed(((mine & mask) * MAGIC) >> S56)])
+                index += 2 * np.int64(BYTE_TABLE[kind, signed(((theirs & mask) * MAGIC) >> S56)])
+            score += np.int64(row[OFFSET[i] + index])
     return int(score)
 
 

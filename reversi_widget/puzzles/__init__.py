@@ -25,7 +25,7 @@ from ..game import Game
 from ..notation import format_line
 from ..records import GameLog, Table, analyse_games
 from ..rules import GOALS, Rules
-from ..solver import EndgameSearch
+from ..search.endgame import Endgame
 from ..wthor import WthorRecord
 from .puzzle import (
     TASKS,
@@ -155,7 +155,7 @@ class PuzzleFinder:
         return found
 
     def _puzzle_at(
-        self, board: Board, rules: Rules, search: EndgameSearch, game: Game, number: int, move: Move
+        self, board: Board, rules: Rules, search: Endgame, game: Game, number: int, move: Move
     ) -> Puzzle | None:
         if len(board.legal_moves) < self.min_failing + 1:
             return None

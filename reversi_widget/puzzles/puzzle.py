@@ -34,8 +34,9 @@ from ..geometry import squares_of
 from ..i18n import translate
 from ..notation import format_line
 from ..rules import Rules
-from ..search import INFINITY, paused_gc
-from ..solver import WAIT_EMPTIES, EndgameSearch, check_searchable, side_bitboards
+from ..search import INFINITY, check_searchable, paused_gc
+from ..search.endgame import Endgame, make_endgame
+from ..solver import WAIT_EMPTIES
 from ..squares import BLACK
 
 __all__ = [
@@ -167,7 +168,7 @@ def quick_order(board: Board) -> list[Move]:
     return sorted(board.legal_moves, key=key)
 
 
-def exact_results(board: Board, search: EndgameSearch | None = None) -> tuple[MoveResult, ...]:
+def exact_results(board: Board, search: Endgame | None = None) -> tuple[MoveResult, ...]:
     """The exact score and best reply of every legal move of ``board``, best first.
 
     ``search`` may be a solver of the board's size, goal and scoring to reuse its table.
@@ -176,7 +177,7 @@ def exact_results(board: Board, search: EndgameSearch | None = None) -> tuple[Mo
     if board.must_pass():
         raise IllegalMoveError(f"the side to move must pass here; a puzzle needs a move to find ({board.to_string()})")
     engine = _solver_for(board, search)
-    p, o = side_bitboards(board)
+    p, o = board.sides()
     out = []
     with paused_gc():
         for sq in squares_of(engine.moves(p, o)):
@@ -187,16 +188,16 @@ def exact_results(board: Board, search: EndgameSearch | None = None) -> tuple[Mo
     return tuple(sorted(out, key=lambda r: (-r.score, r.move.square)))
 
 
-def endgame_search(rules: Rules, empties: int) -> EndgameSearch:
+def endgame_search(rules: Rules, empties: int) -> Endgame:
     """A solver for positions of up to ``empties`` empty squares under ``rules``: from
     ``solver.WAIT_EMPTIES`` on it waits for the compiled one, as ``solve`` does (seconds of
     compiling, once, against minutes of pure Python a position)."""
     if rules.size in native.SIZES and empties >= WAIT_EMPTIES:
         native.wait("endgame")
-    return EndgameSearch(rules.size, rules.goal, rules.scoring)
+    return make_endgame(rules.size, rules.goal, rules.scoring)
 
 
-def _solver_for(board: Board, search: EndgameSearch | None) -> EndgameSearch:
+def _solver_for(board: Board, search: Endgame | None) -> Endgame:
     """The given solver if it plays the board's size, goal and scoring, else a new one."""
     if search is None:
         return endgame_search(board.rules, board.empty_count())
@@ -208,7 +209,7 @@ def _solver_for(board: Board, search: EndgameSearch | None) -> EndgameSearch:
     return search
 
 
-def _best_reply(engine: EndgameSearch, p: int, o: int, value: int, size: int) -> Move | None:
+def _best_reply(engine: Endgame, p: int, o: int, value: int, size: int) -> Move | None:
     """A move of the side with ``p`` that keeps its exact ``value``: a pass, or ``None`` at the end."""
     legal = engine.moves(p, o)
     if not legal:
@@ -392,13 +393,13 @@ class Puzzle:
 
     # -- proof -------------------------------------------------------------------------
 
-    def prove(self, search: EndgameSearch | None = None) -> None:
+    def prove(self, search: Endgame | None = None) -> None:
         """Re-prove every score and reply with the exact solver; a wrong one raises
         ``InvalidPositionError`` naming the puzzle and the move. Each check is a search in a
         window of width two around the claimed score, cheaper than solving from scratch."""
         board = self.board()
         engine = _solver_for(board, search)
-        p, o = side_bitboards(board)
+        p, o = board.sides()
         with paused_gc():
             for r in self.results:
                 sq = _index(r.move)

@@ -35,8 +35,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidPositionError, quote
-from .geometry import geometry
+from ..errors import InvalidPositionError, quote
+from ..geometry import geometry
 
 __all__ = [
     "BASE_PATTERNS",
@@ -78,8 +78,8 @@ PHASES = 12
 EXTRAS = ("bias", "mobility", "parity")
 MAGIC = b"RWPATTERNS"
 VERSION = 2
-WEIGHTS_FILE = Path(__file__).parent / "data" / "pattern_weights.bin"
-INVERTED_WEIGHTS_FILE = Path(__file__).parent / "data" / "pattern_weights_inverted.bin"
+WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "pattern_weights.bin"
+INVERTED_WEIGHTS_FILE = Path(__file__).parents[1] / "data" / "pattern_weights_inverted.bin"
 #: The shipped weights of every goal that has learned ones (the others keep the hand-made
 #: evaluation of ``evaluation.make_evaluator``).
 WEIGHTS_FILES: dict[str, Path] = {"classic": WEIGHTS_FILE, "inverted": INVERTED_WEIGHTS_FILE}

@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
-from .geometry import Geometry, geometry
+from ..geometry import Geometry, geometry
 
 __all__ = [
     "CLASSIC_WEIGHTS",

@@ -16,11 +16,15 @@ from __future__ import annotations
 import gc
 import heapq
 import itertools
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+
+from ..board import Board
+from ..errors import IllegalMoveError, InvalidPositionError
 
 __all__ = [
     "CLOCK_EVERY",
@@ -49,6 +53,9 @@ INFINITY = 100_000_000
 CLOCK_EVERY = 64
 #: The deepest iteration ever started.
 MAX_DEPTH = 64
+#: The selectivity of a search that makes no probable cut (the compiled midgame search's
+#: levels of selectivity are below it: ``native.midgame.SELECTIVITY_T``).
+FULL_WIDTH = 5
 
 
 def exact_score(margin: int) -> int:
@@ -68,6 +75,22 @@ def score_to_margin(score: int) -> tuple[float, bool]:
     if score <= -WIN:
         return (score + WIN) / 100, True
     return score / 100, False
+
+
+def margin_floor(score: int) -> int:
+    """The largest final margin whose search score (``exact_score``) is at most ``score``."""
+    if score >= WIN:
+        return (score - WIN) // 100
+    if score >= 0:
+        return 0
+    if score > -WIN:
+        return -1
+    return min(-1, (score + WIN) // 100)
+
+
+def margin_ceil(score: int) -> int:
+    """The smallest final margin whose search score is at least ``score``."""
+    return -margin_floor(-score)
 
 
 class SearchTimeout(Exception):
@@ -302,3 +325,63 @@ def root_search(
         if done is not None:
             done(index)
     return best, best_squares, scores
+
+
+# -- what a search may start from ------------------------------------------------------------
+
+
+def check_searchable(board: Board, what: str) -> None:
+    """Refuse positions a search cannot start from, with a message that says why."""
+    if not isinstance(board, Board):
+        raise TypeError(f"{what} needs a Board, got {type(board).__name__}")
+    if board.in_placement():
+        raise InvalidPositionError(
+            f"cannot {what} during the free start's placement of the centre discs (R8): place them first"
+        )
+    if board.is_game_over():
+        raise IllegalMoveError(f"cannot {what}: the game is over ({board.outcome()})")
+
+
+def check_time_limit(time_limit: object) -> float | None:
+    """A positive finite number of seconds, or None; ValueError otherwise."""
+    if time_limit is None:
+        return None
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not math.isfinite(time_limit)
+        or time_limit <= 0
+    ):
+        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    return float(time_limit)
+
+
+def final_score_function(size: int, goal: str, scoring: str) -> Callable[[int, int], int]:
+    """``final(p, o)``: the score of a finished position for the side with ``p``."""
+    squares = size * size
+    sign = 1 if goal == "classic" else -1
+    tournament = scoring == "tournament"
+
+    if not tournament:
+        if sign == 1:
+
+            def final(p: int, o: int) -> int:
+                return p.bit_count() - o.bit_count()
+
+        else:
+
+            def final(p: int, o: int) -> int:
+                return o.bit_count() - p.bit_count()
+
+        return final
+
+    def final_tournament(p: int, o: int) -> int:
+        pc, oc = p.bit_count(), o.bit_count()
+        margin = sign * (pc - oc)
+        if margin > 0:
+            return margin + squares - pc - oc
+        if margin < 0:
+            return margin - (squares - pc - oc)
+        return 0
+
+    return final_tournament
