@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from reversi_widget import Board, Game, InvalidPositionError, ReversiError, Rules, WthorRecord, explorer, read_wthor
 from reversi_widget.explorer.symmetry import canonical, orient
-from reversi_widget.search.patterns import SYMMETRIES
 from reversi_widget.records import GameLog
+from reversi_widget.search.patterns import SYMMETRIES
 from reversi_widget.squares import BLACK, square_name
 from reversi_widget.wthor import replay
 from reversi_widget.wthor_data import SAMPLE
