@@ -1,5 +1,5 @@
 """Make the README's pictures: the widget in JupyterLab (light, dark, dark with scores, high
-contrast), a board grid and charts.
+contrast, a puzzle, a reviewed game), a board grid and charts.
 
     python docs/make_images.py
 
@@ -130,11 +130,48 @@ def puzzle_screenshot() -> None:
             widget.screenshot(path=str(IMAGES / "puzzle.png"))
 
 
+def review_screenshot() -> None:
+    """A reviewed game at its first marked move: the best move ringed on the board, the verdict
+    under it, the marks in the move list and the labelled chart."""
+    from tests.test_analysis import WIPE_OUT
+
+    source = (
+        "from reversi_widget import Board, ReversiWidget, native\n"
+        "native.wait('midgame'); native.wait('endgame')\n"
+        f"w = ReversiWidget(Board.from_transcript({WIPE_OUT!r}), animation='off')\n"
+        "w.review()\n"
+        "assert w.wait(300) and w.review_moves\n"
+        "w"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        notebook = nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_code_cell(source)],
+            metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        )
+        nbformat.write(notebook, root / "review.ipynb")
+        with jupyter_lab(root, ["--LabApp.expose_app_in_browser=True"]) as url, chromium() as browser:
+            page = browser.new_page(viewport={"width": 1100, "height": 1100}, device_scale_factor=1)
+            page.set_default_timeout(300_000)
+            page.goto(f"{url}/lab/tree/review.ipynb?reset")
+            page.wait_for_function(KERNEL_IDLE)
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            widget = page.locator(".reversi-widget").first
+            page.wait_for_selector(".reversi-widget [data-role=review-chart] .rw-chart-axis")
+            page.wait_for_function(KERNEL_IDLE)
+            page.locator(".reversi-widget [data-role=moves] [data-ply]:has(.rw-annot)").first.click()
+            page.wait_for_selector(".reversi-widget [data-review-best]")
+            page.mouse.move(0, 0)
+            page.wait_for_timeout(500)
+            widget.screenshot(path=str(IMAGES / "review.png"))
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     static_pictures()
     widget_screenshots()
     puzzle_screenshot()
+    review_screenshot()
     print("written:", ", ".join(sorted(p.name for p in IMAGES.iterdir())))
 
 

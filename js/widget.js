@@ -29,9 +29,26 @@ function s(tag, attrs = {}) {
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
   return el;
 }
+// Attributes and texts are written only when they change: a move redraws a few squares, not 64.
+function attr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
 function flag(el, name, on, value = "") {
-  if (on) el.setAttribute(name, value);
-  else el.removeAttribute(name);
+  if (on) attr(el, name, value);
+  else if (el.hasAttribute(name)) el.removeAttribute(name);
+}
+function text(el, value) {
+  if (el.textContent !== value) el.textContent = value;
+}
+// One redraw for all the traits one update from Python changes: their change events come one
+// after the other in the same task, the redraw runs once after them (before the next frame).
+function batched(fn) {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => { queued = false; fn(); });
+  };
 }
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 // FNV-1a: a 32-bit fingerprint of a text, the same in every view.
@@ -133,7 +150,7 @@ function players(ctx) {
     rules.replaceChildren(...notes.map((note) => h("span", { class: "rw-rule" }, note)));
     rules.hidden = !notes.length;
   }
-  life.on("players counts count_labels supply turn rule_notes", update);
+  life.on("players counts count_labels supply turn rule_notes", batched(update));
   return { el, update, destroy: life.destroy };
 }
 
@@ -220,6 +237,7 @@ function board(ctx, { onBuild }) {
           s("circle", { class: "rw-hint", cx: C / 2, cy: C / 2, r: C * 0.14 }),
           s("circle", { class: "rw-last", cx: C / 2, cy: C / 2, r: C * 0.085 }),
           s("circle", { class: "rw-hint-ring", cx: C / 2, cy: C / 2, r: C * 0.4 }),
+          s("circle", { class: "rw-review-ring", cx: C / 2, cy: C / 2, r: C * 0.36 }),
           evalText,
           mark);
         row.append(g);
@@ -251,6 +269,7 @@ function board(ctx, { onBuild }) {
     const wrong = new Set(get("practice_wrong", []));
     const missed = new Set(get("practice_missed", []));
     const hints = new Set(get("hints", []));
+    const reviewed = get("review_here", {}) || {}; // the move that led here, reviewed: its best square
     const scores = get("scores", {}) || {};
     const scoreOf = (name) => (hasOwn(scores, name) ? String(scores[name]) : "");
     const ranked = Object.keys(scores); // Python sends the scores best first
@@ -258,26 +277,32 @@ function board(ctx, { onBuild }) {
     api.squares.forEach(({ name, g, mark, fill, evalText }, i) => {
       const disc = DISC[discs[i]] || "empty";
       const isLegal = showLegal && hasOwn(legal, name);
-      g.setAttribute("data-disc", disc);
+      attr(g, "data-disc", disc);
       flag(g, "data-legal", isLegal);
       flag(g, "data-last", name === last);
       flag(g, "data-flipped", flipped.has(name));
       flag(g, "data-practice", name === placed || turned.has(name), name === placed ? "placed" : "flipped");
       flag(g, "data-practice-mark", wrong.has(name) || missed.has(name), wrong.has(name) ? "wrong" : "missed");
       flag(g, "data-hint", hints.has(name));
+      const reviewBest = reviewed.best === name;
+      flag(g, "data-review-best", reviewBest, String(reviewed.color || ""));
       const score = scoreOf(name);
       flag(g, "data-score", !!score, score);
       flag(g, "data-score-best", !!score && score === bestScore);
-      evalText.textContent = score;
-      evalText.setAttribute("data-len", String(Math.min(score.length, 4)));
-      const text = marks[name] == null ? "" : String(marks[name]);
-      mark.textContent = text;
-      mark.setAttribute("data-len", String(Math.min(text.length, 4)));
-      if (text.length > 4) { // long marks (Python allows 12 chars) are squeezed into the square
-        mark.setAttribute("textLength", String(C * 0.9));
-        mark.setAttribute("lengthAdjust", "spacingAndGlyphs");
-      } else mark.removeAttribute("textLength");
-      fill.style.fill = fills[name] ? String(fills[name]) : ""; // invalid colours are dropped by the browser
+      text(evalText, score);
+      attr(evalText, "data-len", String(Math.min(score.length, 4)));
+      const written = marks[name] == null ? "" : String(marks[name]);
+      text(mark, written);
+      attr(mark, "data-len", String(Math.min(written.length, 4)));
+      if (written.length > 4) { // long marks (Python allows 12 chars) are squeezed into the square
+        attr(mark, "textLength", String(C * 0.9));
+        attr(mark, "lengthAdjust", "spacingAndGlyphs");
+      } else flag(mark, "textLength", false);
+      const colour = fills[name] ? String(fills[name]) : "";
+      if (fill.dataset.fill !== colour) { // invalid colours are dropped by the browser
+        fill.dataset.fill = colour;
+        fill.style.fill = colour;
+      }
       const words = [name, S(disc)];
       if (isLegal) words.push(S("legal"), `${S("flips")} ${(legal[name] || []).length}`);
       if (name === last) words.push(S("last_move"));
@@ -286,8 +311,9 @@ function board(ctx, { onBuild }) {
       else if (missed.has(name)) words.push(S("practice_missed"));
       if (score) words.push(`${S("score")} ${score}`);
       if (hints.has(name)) words.push(S("hint_move"));
-      if (text) words.push(text);
-      g.setAttribute("aria-label", words.join(", "));
+      if (reviewBest) words.push(`${S(String(reviewed.color || ""))}: ${S("review_best")}`);
+      if (written) words.push(written);
+      attr(g, "aria-label", words.join(", "));
     });
     drawPreview();
   }
@@ -349,14 +375,27 @@ function board(ctx, { onBuild }) {
     kind: get("editing", false) ? "edit_square" : get("practice_move", "") ? "practice_flip" : "move", square: name,
   });
   const squareOf = (ev) => { const g = ev.target.closest && ev.target.closest("[data-square]"); return g && svg.contains(g) ? g : null; };
-  svg.addEventListener("click", (ev) => {
-    const g = squareOf(ev);
-    if (!g) return;
+  // A mouse or a pen plays as its button goes down: the press itself is no longer part of the
+  // wait. A touch plays on the tap (a finger that goes on to scroll the page plays nothing);
+  // a click no pointer made (detail 0: a keyboard's, a screen reader's, a script's) plays too.
+  let pressed = false;
+  function choose(g) {
     const name = g.getAttribute("data-square");
     cursor = api.byName.get(name) ?? cursor;
     kbd = false;
     drawCursor();
     play(name);
+  }
+  svg.addEventListener("pointerdown", (ev) => {
+    const g = ev.pointerType === "touch" || ev.button !== 0 ? null : squareOf(ev);
+    pressed = !!g;
+    if (g) choose(g);
+  });
+  svg.addEventListener("click", (ev) => {
+    const played = pressed && ev.detail > 0; // the click that ends a press already played
+    pressed = false;
+    const g = squareOf(ev);
+    if (g && !played) choose(g);
   });
   svg.addEventListener("pointerover", (ev) => {
     const g = squareOf(ev);
@@ -407,9 +446,10 @@ function board(ctx, { onBuild }) {
   }
 
   function update() { drawSquares(); drawCursor(); }
+  const redraw = batched(drawSquares);
   life.on("board_size show_coordinates", build);
-  life.on("discs legal show_legal last_move last_flips marks fill hints scores", drawSquares);
-  life.on("practice_move practice_flips practice_wrong practice_missed", drawSquares);
+  life.on("discs legal show_legal last_move last_flips marks fill hints scores review_here", redraw);
+  life.on("practice_move practice_flips practice_wrong practice_missed", redraw);
   life.on("show_flips", drawPreview);
   life.on("arrows", drawArrows);
   life.on("moves", onMoves);
@@ -658,6 +698,7 @@ function moveList(ctx, jump) {
         b.removeAttribute("aria-label");
       }
     });
+    reveal(); // the marks widen the moves and the rows wrap anew: keep the current move in view
   }
   function showPly() {
     const ply = get("ply", 0);
@@ -672,36 +713,76 @@ function moveList(ctx, jump) {
     reveal();
   }
   // The current move is scrolled into the list's view; only the list scrolls, never the page.
+  // The list stops only where a row begins, so its top row is never cut.
+  function rowTops() {
+    const box = list.getBoundingClientRect();
+    const tops = [...list.children].map((row) => Math.round(row.getBoundingClientRect().top - box.top - list.clientTop + list.scrollTop));
+    return [...new Set(tops)].sort((a, b) => a - b);
+  }
   function reveal() {
-    if (!current || !list.clientHeight) return;
+    if (!list.clientHeight) return;
+    const tops = rowTops();
+    const aligned = tops.some((t) => Math.abs(t - list.scrollTop) < 1);
+    if (!current) {
+      if (!aligned) list.scrollTop = tops.filter((t) => t <= list.scrollTop).pop() || 0;
+      return;
+    }
     const box = list.getBoundingClientRect(), at = current.getBoundingClientRect();
     const top = at.top - box.top - list.clientTop + list.scrollTop;
-    if (top < list.scrollTop || top + at.height > list.scrollTop + list.clientHeight) {
-      list.scrollTop = Math.max(0, top - (list.clientHeight - at.height) / 2);
-    }
+    const seen = top >= list.scrollTop - 0.5 && top + at.height <= list.scrollTop + list.clientHeight + 0.5;
+    if (seen && aligned) return;
+    // The row about a third of the list above the current one begins the view (as far as the
+    // list scrolls: a row's worth of room below the last row lets it stop at a row there too).
+    const most = list.scrollHeight - list.clientHeight;
+    const wanted = Math.min(most, seen ? list.scrollTop : Math.max(0, top - (list.clientHeight - at.height) / 3));
+    const start = tops.filter((t) => t <= wanted + 0.5).pop() || 0;
+    list.scrollTop = Math.min(start, top); // never past the current row
   }
   // A view drawn before it is on the page (or while hidden) has no size yet: reveal once it has.
   const sized = typeof ResizeObserver === "function" ? new ResizeObserver(() => reveal()) : null;
   if (sized) sized.observe(list);
 
-  life.on("moves", build);
+  // A move changes `moves` and `ply` in one update: the list is drawn once, after both.
+  let rebuild = false;
+  const redraw = batched(() => { if (rebuild) build(); else showPly(); rebuild = false; });
+  life.on("moves", () => { rebuild = true; redraw(); });
   life.on("review_moves", markReview);
-  life.on("ply", showPly);
+  life.on("ply", redraw);
   return { el, update: build, destroy: () => { life.destroy(); if (sized) sized.disconnect(); } };
 }
 
 // ---------- review chart: the evaluation after each move, from `evaluations` (Black's view) ----------
+// Labelled: the scale in discs with 0 marked, which side is ahead above and below it, the move
+// numbers as the move list has them; solid where the scores are exact, dashed where estimated.
 function reviewChart(ctx, jump) {
-  const { get, L } = ctx;
+  const { get, S, L } = ctx;
   const life = ctx.scope();
   const chart = s("svg", { class: "rw-chart", "data-role": "review-chart", role: "img" });
   L(chart, "evaluation_help", "aria-label");
   const el = h("div", { class: "rw-review", "data-role": "review", hidden: true },
     L(h("span", { class: "rw-heading" }), "evaluation"), chart);
-  // x = ply (0..n), y = Black's margin on a scale symmetric about 0 (at least ±4).
-  const CW = 300, CH = 90, PAD = 4;
+  // The plot sits inside the frame with room for the labels: values never reach its edge.
+  const CW = 300, CH = 140, LEFT = 30, RIGHT = 6, TOP = 16, BOTTOM = 28, INSET = 5;
+  const SCALES = [4, 8, 16, 32, 64];
   const values = () => (get("evaluations", []) || []).map(Number).filter((v) => Number.isFinite(v));
-  const xOf = (i, count) => PAD + (i * (CW - 2 * PAD)) / (count - 1);
+  const xOf = (i, count) => LEFT + (i * (CW - LEFT - RIGHT)) / (count - 1);
+  const label = (x, y, words, cls, anchor = "start") => {
+    const t = s("text", { x, y, class: cls, "text-anchor": anchor });
+    t.textContent = words;
+    return t;
+  };
+  // Whether each value is exact: the move to it, or the move from it, was solved (a forced
+  // move keeps the value before it, and so whether it is exact).
+  function exactness(count, review) {
+    const out = [];
+    for (let i = 0; i < count; i++) {
+      const before = review.get(i), after = review.get(i + 1);
+      const came = before ? (before.forced ? out[i - 1] : before.exact) : false;
+      out.push(!!(came || (after && !after.forced && after.exact)));
+    }
+    return out;
+  }
+  const signed = (v) => `${v > 0 ? "+" : v < 0 ? "\u2212" : ""}${Math.abs(v)}`;
   let plyLine = null;
   function draw() {
     const vs = values();
@@ -710,24 +791,67 @@ function reviewChart(ctx, jump) {
     plyLine = null;
     if (vs.length < 2) return;
     chart.setAttribute("viewBox", `0 0 ${CW} ${CH}`);
-    const top = Math.max(4, ...vs.map(Math.abs));
-    const y = (v) => CH / 2 - (v / top) * (CH / 2 - PAD);
-    const pts = vs.map((v, i) => `${xOf(i, vs.length).toFixed(1)},${y(v).toFixed(1)}`);
-    plyLine = s("line", { class: "rw-chart-ply", x1: 0, y1: 0, x2: 0, y2: CH });
+    const review = new Map();
+    for (const e of get("review_moves", []) || []) if (e && typeof e.ply === "number") review.set(e.ply, e);
+    const moves = get("moves", []);
+    const biggest = Math.max(...vs.map(Math.abs));
+    const top = SCALES.find((scale) => scale >= biggest) || Math.ceil(biggest);
+    const mid = TOP + (CH - TOP - BOTTOM) / 2;
+    const y = (v) => mid - (v / top) * ((CH - TOP - BOTTOM) / 2 - INSET);
+    const plot = s("g", { class: "rw-chart-plot" });
+    plot.append(
+      s("rect", { class: "rw-chart-frame", x: LEFT, y: TOP, width: CW - LEFT - RIGHT, height: CH - TOP - BOTTOM }),
+      s("rect", { class: "rw-chart-black", x: LEFT, y: TOP, width: CW - LEFT - RIGHT, height: mid - TOP }),
+      s("line", { class: "rw-chart-zero", x1: LEFT, y1: mid, x2: CW - RIGHT, y2: mid }));
+    // The scale: +top, 0, -top discs, and which side is ahead where.
+    const axis = s("g", { class: "rw-chart-axis", "data-role": "chart-axis" });
+    for (const v of [top, top / 2, 0, -top / 2, -top]) {
+      axis.append(s("line", { class: "rw-chart-tick", x1: LEFT - 3, y1: y(v), x2: LEFT, y2: y(v) }),
+        label(LEFT - 5, y(v), signed(v), "rw-chart-label", "end"));
+    }
+    // Above the frame: the unit and which side is ahead up there; below the numbers, the other side.
+    axis.append(label(2, 2, S("chart_unit"), "rw-chart-unit"),
+      label(LEFT + 2, TOP - 4, `\u25b2 ${S("chart_black_ahead")}`, "rw-chart-side"),
+      label(LEFT + 2, CH - 3, `\u25bc ${S("chart_white_ahead")}`, "rw-chart-side"));
+    // The move numbers, as the move list numbers them: plies in pairs.
+    const count = vs.length, plies = count - 1;
+    const every = plies > 80 ? 20 : plies > 30 ? 10 : 5;
+    for (let number = every; 2 * number - 1 <= plies; number += every) {
+      const x = xOf(2 * number - 1, count);
+      axis.append(s("line", { class: "rw-chart-tick", x1: x, y1: CH - BOTTOM, x2: x, y2: CH - BOTTOM + 3 }),
+        label(x, CH - BOTTOM + 10, String(number), "rw-chart-label", "middle"));
+    }
+    axis.append(label(CW - RIGHT, CH - 3, S("chart_moves"), "rw-chart-side", "end"));
+    // The line: dashed over the estimates, solid over the exact part.
+    const pts = vs.map((v, i) => [xOf(i, count), y(v)]);
+    const exact = exactness(count, review);
+    const pieces = [];
+    for (let i = 1; i < count; i++) {
+      const kind = exact[i - 1] && exact[i] ? "exact" : "estimate";
+      const last = pieces[pieces.length - 1];
+      if (last && last.kind === kind) last.points.push(pts[i]);
+      else pieces.push({ kind, points: [pts[i - 1], pts[i]] });
+    }
+    const line = pts.map(([x, yy]) => `${x.toFixed(1)},${yy.toFixed(1)}`).join(" ");
+    plot.append(s("polygon", { class: "rw-chart-area", points: `${xOf(0, count)},${mid} ${line} ${xOf(count - 1, count)},${mid}` }));
+    for (const piece of pieces) {
+      plot.append(s("polyline", {
+        class: "rw-chart-line", "data-certainty": piece.kind,
+        points: piece.points.map(([x, yy]) => `${x.toFixed(1)},${yy.toFixed(1)}`).join(" "),
+      }));
+    }
+    plyLine = s("line", { class: "rw-chart-ply", x1: 0, y1: TOP, x2: 0, y2: CH - BOTTOM });
     const hits = s("g", { class: "rw-chart-points" });
     vs.forEach((v, i) => {
-      const dot = s("circle", { class: "rw-chart-point", cx: xOf(i, vs.length), cy: y(v), r: 2.2, "data-ply": String(i), "data-value": String(v) });
+      const dot = s("circle", { class: "rw-chart-point", cx: pts[i][0], cy: pts[i][1], r: 2.2, "data-ply": String(i), "data-value": String(v) });
       const tip = s("title");
-      tip.textContent = `${i}: ${v > 0 ? "+" : ""}${v}`;
+      const e = review.get(i);
+      const name = i === 0 ? "0" : e && e.label ? String(e.label) : `${Math.ceil(i / 2)}${i % 2 ? "." : "..."} ${moves[i - 1] || ""}`;
+      tip.textContent = `${name}: ${S("black")} ${signed(Math.round(v))} ${S("chart_unit")} (${S(exact[i] ? "chart_exact" : "chart_estimate")})`;
       dot.append(tip);
       hits.append(dot);
     });
-    chart.append(
-      s("rect", { class: "rw-chart-black", x: 0, y: 0, width: CW, height: CH / 2 }),
-      s("line", { class: "rw-chart-zero", x1: 0, y1: CH / 2, x2: CW, y2: CH / 2 }),
-      s("polygon", { class: "rw-chart-area", points: `${xOf(0, vs.length)},${CH / 2} ${pts.join(" ")} ${xOf(vs.length - 1, vs.length)},${CH / 2}` }),
-      s("polyline", { class: "rw-chart-line", points: pts.join(" ") }),
-      plyLine, hits);
+    chart.append(plot, axis, plyLine, hits);
     showPly();
   }
   function showPly() {
@@ -743,9 +867,9 @@ function reviewChart(ctx, jump) {
     const box = chart.getBoundingClientRect();
     if (count < 2 || !box.width) return;
     const at = ((ev.clientX - box.left) / box.width) * CW;
-    jump.request(clamp(Math.round(((at - PAD) * (count - 1)) / (CW - 2 * PAD)), 0, Math.min(count - 1, get("moves", []).length)));
+    jump.request(clamp(Math.round(((at - LEFT) * (count - 1)) / (CW - LEFT - RIGHT)), 0, Math.min(count - 1, get("moves", []).length)));
   });
-  life.on("evaluations", draw);
+  life.on("evaluations review_moves", draw);
   life.on("ply", showPly);
   return { el, update: draw, destroy: life.destroy };
 }
@@ -766,8 +890,11 @@ function notices(ctx) {
   const dismiss = L(L(h("button", { type: "button", class: "rw-dismiss", ...OWN_KEYS }, "×"), "dismiss", "aria-label"), "dismiss", "title");
   const notice = h("div", { class: "rw-notice", "data-role": "notice", role: "status", hidden: true }, noticeText, dismiss);
   const legend = L(h("div", { class: "rw-legend", "data-role": "scores-legend", hidden: true }), "scores_legend");
+  // On a reviewed line: the verdict on the move that led to the position shown (its best move
+  // is marked on the board).
+  const reviewNote = h("div", { class: "rw-review-note", "data-role": "review-note", hidden: true });
   const el = h("div", { class: "rw-notices" },
-    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, notice, legend);
+    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, reviewNote, notice, legend);
   dismiss.addEventListener("click", () => { notice.hidden = true; });
 
   function drawStatus() {
@@ -805,8 +932,15 @@ function notices(ctx) {
   notice.hidden = !get("notice", ""); // ...but still shown if set
   // What the numbers written on the squares mean, while they are there.
   const drawLegend = () => { legend.hidden = !Object.keys(get("scores", {}) || {}).length; };
-  function update() { drawStatus(); drawProgress(); drawNotice(); drawLegend(); }
+  function drawReviewNote() {
+    const here = get("review_here", {}) || {};
+    reviewNote.textContent = here.note ? String(here.note) : "";
+    reviewNote.hidden = !here.note;
+    flag(reviewNote, "data-color", !!here.color, String(here.color || ""));
+  }
+  function update() { drawStatus(); drawProgress(); drawNotice(); drawLegend(); drawReviewNote(); }
   life.on("scores", drawLegend);
+  life.on("review_here", drawReviewNote);
   life.on("status thinking game_over result", drawStatus);
   life.on("busy progress", drawProgress);
   life.on("notice notice_kind notice_id", drawNotice);

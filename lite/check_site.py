@@ -18,7 +18,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
-EXTENSIONS = ("anywidget", "@jupyter-widgets/jupyterlab-manager", "@jupyterlite/pyodide-kernel-extension")
+#: The JupyterLab extensions the site needs: the widgets' front ends, the kernel, and the site's own
+#: plugin that keeps a Run All asked for while Python starts (lite/run-when-ready).
+EXTENSIONS = (
+    "anywidget",
+    "@jupyter-widgets/jupyterlab-manager",
+    "@jupyterlite/pyodide-kernel-extension",
+    "reversi-run-when-ready",
+)
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 
 

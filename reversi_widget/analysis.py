@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from .board import Board, Move
 from .progress import Progress, notebook_progress
@@ -34,7 +34,7 @@ from .search import (
 )
 from .search.endgame import Endgame, compiled_endgame_ready, make_endgame
 from .search.midgame import Midgame, compiled_midgame_ready, make_midgame
-from .squares import BLACK, COLOR_NAMES, Color
+from .squares import BLACK, COLOR_NAMES, WHITE, Color
 
 __all__ = [
     "EXACT_EMPTIES",
@@ -71,6 +71,10 @@ REVIEW_MARKS = ((12.0, "??"), (6.0, "?"), (2.0, "?!"))
 #: plies deeper (the played move and the best one only) before it is charged: differences of
 #: two estimates are noisy, and a mark tells a learner the move was a mistake.
 REVIEW_CHECK_PLIES = 2
+#: The depth ``review`` estimates the positions of an 8x8 game at with the compiled search:
+#: two plies short of ``analyse``'s, so that a 60-70-ply game is reviewed in a few seconds
+#: (``benchmarks/review.py``); its marks are checked two plies deeper, at ``analyse``'s depth.
+REVIEW_DEPTH_COMPILED_8X8 = 6
 
 
 def exact_empties(size: int, timed: bool) -> int:
@@ -95,6 +99,22 @@ def default_depth(size: int) -> int:
     if compiled_midgame_ready(size):
         return 10 if size <= 6 else 8
     return 4 if size <= 8 else 3 if size <= 12 else 2
+
+
+def review_depth(size: int) -> int:
+    """The depth ``review`` estimates a position at: ``REVIEW_DEPTH_COMPILED_8X8`` on 8x8 with
+    the compiled search (a review analyses every position of a game), else ``default_depth``."""
+    if size == 8 and compiled_midgame_ready(size):
+        return REVIEW_DEPTH_COMPILED_8X8
+    return default_depth(size)
+
+
+def move_label(ply: int, move: Move | str) -> str:
+    """A move of a line as the move list numbers it: plies in pairs, ``"21. f5"`` for the
+    first of pair 21 and ``"21... d2"`` for the second (passes count as plies, as they stand
+    in the list)."""
+    number = (ply + 1) // 2
+    return f"{number}{'.' if ply % 2 else '...'} {move}"
 
 
 @dataclass(frozen=True)
@@ -403,7 +423,10 @@ class MoveReview:
     free start and positions with a single legal move. ``exact`` says the scores, and so the
     loss, are proven final margins under perfect play rather than the analysis' estimates;
     ``bound`` that the played move is a proven win or loss whose margin ``played_score``
-    only bounds (see ``MoveAnalysis.bound``)."""
+    only bounds (see ``MoveAnalysis.bound``). ``analysis`` is the analysis of the position
+    before the move that the verdict was read from, deeper checks included (None where the
+    end was solved move by move, and for forced moves): the scores overlay shows it there,
+    so that a mark and the scores on the board cannot disagree."""
 
     ply: int
     color: Color
@@ -415,11 +438,18 @@ class MoveReview:
     exact: bool
     forced: bool
     bound: bool = False
+    analysis: Analysis | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def label(self) -> str:
+        """The move as the move list names it: ``"21... d2"``."""
+        return move_label(self.ply, self.played)
 
     def __str__(self) -> str:
         who = COLOR_NAMES[self.color]
+        number, move = self.label.split(" ")
         if self.forced:
-            return f"{self.ply}. {who} {self.played} (forced)"
+            return f"{number} {who} {move} (forced)"
         how = "exact" if self.exact else "proven" if self.bound else "estimate"
         score = (
             f"{'>=' if self.played_score > 0 else '<='}{self.played_score:+g}"
@@ -427,7 +457,7 @@ class MoveReview:
             else f"{self.played_score:+g}"
         )
         verdict = "best" if self.loss <= 0 else f"loses {self.loss:g} (best {self.best} {self.best_score:+g})"
-        return f"{self.ply}. {who} {self.played} {score} {how}: {verdict}"
+        return f"{number} {who} {move} {score} {how}: {verdict}"
 
 
 def review(
@@ -441,16 +471,24 @@ def review(
 ) -> list[MoveReview]:
     """Review every move of a game (a ``Game`` or a ``Board`` with its move stack): the best
     move of each position, the played move's score and the discs it lost. ``depth`` and
-    ``time_limit`` apply to each position as in ``analyse``.
+    ``time_limit`` apply to each position as in ``analyse``; without them the review
+    estimates at ``review_depth`` (two plies short of ``analyse`` on 8x8 with the compiled
+    search) and checks every estimated loss worth a mark two plies deeper (``judge``).
 
     The end of the game is solved exactly, from the last position back (each position's
     value bounds the one before, and the solver's table carries over), wherever ``analyse``
     would solve exactly, and for the last ``REVIEW_EXACT_PLIES`` plies with the compiled
-    solver. There a move that keeps the best result is never charged a loss. Before that the
-    scores are estimates (in real discs on 8x8 with the learned evaluation, and never beyond
-    the board's widest margin: ``within_board``) or bounds, and a proven win is never charged
-    against another proven win unless both margins are exact (a depth-limited search proves a
-    win but only a lower bound of its margin: see ``MoveAnalysis.bound``).
+    solver. There a move that keeps the best result is never charged a loss, and the losses
+    add up: each side's minus the other's is what it lost on the board from there on. Before
+    that the scores are estimates (in real discs on 8x8 with the learned evaluation, and never
+    beyond the board's widest margin: ``within_board``) or bounds, and a proven win is never
+    charged against another proven win unless both margins are exact (a depth-limited search
+    proves a win but only a lower bound of its margin: see ``MoveAnalysis.bound``). An
+    estimated loss is the difference of two estimates in one position: estimated losses of
+    different positions do not add up to anything the game allows, and ``review_totals``
+    does not add them.
+    ``progress(fraction, message)`` is called after every move reviewed, the exact ones
+    first (from the end back), naming the move as the move list does.
     ``stop.halt()``, from another thread, ends it at once with ``SearchTimeout``.
     """
     from .game import Game
@@ -477,7 +515,8 @@ def review(
         nonlocal done
         done += 1
         if progress is not None:
-            progress(done / len(played_moves), f"reviewed move {ply} of {len(played_moves)}")
+            label = move_label(ply, played_moves[ply - 1])
+            progress(done / len(played_moves), f"reviewed {label} ({done} of {len(played_moves)} moves)")
 
     signal = StopSignal() if stop is None else stop
     # A depth or a time limit given is the judgement asked for: no deeper check then.
@@ -498,12 +537,19 @@ def review(
         if forced:
             reviews.append(MoveReview(ply, color, played, played, 0.0, 0.0, 0.0, False, True))
         else:
-            analysis = analyse(position, depth, time_limit, stop=signal)
-            top, mine, loss = judge(position, analysis, played, check=check, stop=signal)
+            solved = depth is None and position.empty_count() <= exact_empties(position.size, time_limit is not None)
+            at = depth if depth is not None or solved else review_depth(position.size)
+            analysis = judged(
+                position, analyse(position, at, time_limit, stop=signal), played, check=check, stop=signal
+            )
+            top, mine = analysis.best, analysis[played]
+            loss = _loss(top, mine)
             best = played if loss == 0 else top.move
             best_score = mine.score if loss == 0 else top.score
             exact = mine.exact and top.exact
-            entry = MoveReview(ply, color, played, best, mine.score, best_score, loss, exact, False, mine.bound)
+            entry = MoveReview(
+                ply, color, played, best, mine.score, best_score, loss, exact, False, mine.bound, analysis
+            )
             reviews.append(entry)
         reviewed(ply)
     return reviews
@@ -513,9 +559,22 @@ def judge(
     position: Board, analysis: Analysis, played: Move, *, check: bool = True, stop: StopSignal | None = None
 ) -> tuple[MoveAnalysis, MoveAnalysis, float]:
     """The review's verdict on ``played`` in ``position`` from its ``analysis``: the best
-    move's entry, the played move's, and the discs it gave away. With ``check``, an estimated
-    loss worth a mark is searched again ``REVIEW_CHECK_PLIES`` deeper (those two moves only),
-    and the deeper scores judge it. An analysis of another position is refused."""
+    move's entry, the played move's, and the discs it gave away, as ``judged`` reads them."""
+    verdict = judged(position, analysis, played, check=check, stop=stop)
+    top, mine = verdict.best, verdict[played]
+    return top, mine, _loss(top, mine)
+
+
+def judged(
+    position: Board, analysis: Analysis, played: Move, *, check: bool = True, stop: StopSignal | None = None
+) -> Analysis:
+    """The analysis a review's verdict on ``played`` is read from: ``analysis`` itself, or
+    with ``check``, where the played move estimates a loss worth a mark, that analysis with
+    the played and the best move searched again ``REVIEW_CHECK_PLIES`` deeper, and again
+    the best of the others while one of them ranks above both (so the move it calls best
+    is always one searched deeper). The best move of the result, its played move's entry and
+    the loss between them are the verdict; shown as the scores overlay, it agrees with the
+    mark. An analysis of another position is refused."""
     rules = position.rules
     if (analysis.position, analysis.turn, analysis.goal, analysis.scoring) != (
         position.to_string(),
@@ -529,12 +588,23 @@ def judge(
             f"not {position.to_string()!r} ({COLOR_NAMES[position.turn]} to move, {rules.goal}, {rules.scoring})"
         )
     top, mine = analysis.best, analysis[played]
-    loss = _loss(top, mine)
-    if check and loss >= REVIEW_MARKS[-1][0] and not (mine.exact and top.exact):
-        signal = StopSignal() if stop is None else stop
-        top, mine = _checked_deeper(position, top, mine, analysis.depth + REVIEW_CHECK_PLIES, signal)
-        loss = _loss(top, mine)
-    return top, mine, loss
+    if not check or _loss(top, mine) < REVIEW_MARKS[-1][0] or (mine.exact and top.exact):
+        return analysis
+    signal = StopSignal() if stop is None else stop
+    deeper = analysis.depth + REVIEW_CHECK_PLIES
+    entries = {entry.move: entry for entry in analysis.moves}
+    checked: set[Move] = set()
+    ranked = list(analysis.moves)
+    while top.move not in checked:
+        wanted = tuple(move for move in (top.move, mine.move) if move not in checked)
+        with paused_gc():
+            found, _reached, _nodes = _midgame_entries(position, deeper, None, None, signal, wanted)
+        for entry in found:
+            entries[entry.move] = entry
+            checked.add(entry.move)
+        ranked = sorted(entries.values(), key=lambda e: -e.rank)
+        top, mine = ranked[0], entries[played]
+    return replace(analysis, moves=tuple(ranked))
 
 
 def _loss(top: MoveAnalysis, mine: MoveAnalysis) -> float:
@@ -543,17 +613,6 @@ def _loss(top: MoveAnalysis, mine: MoveAnalysis) -> float:
     not known)."""
     both_won = mine.result == top.result == "win" and not (mine.exact and top.exact)
     return 0.0 if mine.rank >= top.rank or both_won else max(0.0, top.score - mine.score)
-
-
-def _checked_deeper(
-    position: Board, top: MoveAnalysis, mine: MoveAnalysis, depth: int, stop: StopSignal
-) -> tuple[MoveAnalysis, MoveAnalysis]:
-    """``top`` and ``mine`` scored again ``depth`` plies deep: the better of the two first."""
-    with paused_gc():
-        entries, _reached, _nodes = _midgame_entries(position, depth, None, None, stop, (top.move, mine.move))
-    by_move = {entry.move: entry for entry in entries}
-    deeper_top, deeper_mine = by_move[top.move], by_move[mine.move]
-    return (deeper_mine, deeper_mine) if deeper_mine.rank >= deeper_top.rank else (deeper_top, deeper_mine)
 
 
 def within_board(estimate: float, size: int) -> float:
@@ -646,19 +705,70 @@ def _value_above(solver: Endgame, position: Board, floor: int) -> tuple[int, Mov
     raise AssertionError("no move reaches the exact value of the position")  # the search is exact
 
 
+def review_mark(entry: MoveReview) -> str:
+    """The mark of a reviewed move (``REVIEW_MARKS``, by its loss to a tenth of a disc), or
+    ``""``: none for a move that lost less, or was forced."""
+    loss = round(entry.loss, 1)
+    return "" if entry.forced else next((sign for least, sign in REVIEW_MARKS if loss >= least), "")
+
+
+@dataclass(frozen=True)
+class ReviewTotals:
+    """What a review can add up. Where every score is exact (from the move of ply
+    ``exact_from`` to the end; None when no move is), each side's losses are proven and add
+    up: ``exact_loss[BLACK] - exact_loss[WHITE]`` is what Black lost on the board over that
+    stretch, from the value of its first position to the final margin. Before it a loss is
+    the difference of two estimates of one position, and estimates of different positions
+    do not add up to anything the game allows: they are counted as marked moves per side
+    (``marked``), not summed."""
+
+    exact_from: int | None
+    exact_loss: dict[Color, float]
+    marked: dict[Color, int]
+
+
+def review_totals(reviews: list[MoveReview]) -> ReviewTotals:
+    """The totals of a review (see ``ReviewTotals``)."""
+    scored = [entry for entry in reviews if not entry.forced]
+    estimated = [entry.ply for entry in scored if not entry.exact]
+    last_estimate = estimated[-1] if estimated else 0
+    exact_from = next((entry.ply for entry in scored if entry.ply > last_estimate), None)
+    exact_loss = {BLACK: 0.0, WHITE: 0.0}
+    marked = {BLACK: 0, WHITE: 0}
+    for entry in scored:
+        if exact_from is not None and entry.ply >= exact_from:
+            exact_loss[entry.color] += entry.loss
+        elif review_mark(entry):
+            marked[entry.color] += 1
+    return ReviewTotals(exact_from, exact_loss, marked)
+
+
 def evaluations(reviews: list[MoveReview]) -> list[float]:
     """The evaluation of every position of a reviewed line, from Black's point of view
-    (positive: Black is ahead): the start, then after each move. A forced move (a pass, a
-    single legal move, a placement) keeps the evaluation of the position before it."""
+    (positive: Black is ahead): the start, then after each move.
+
+    A position has two readings: the score of the move that led to it, as the analysis of
+    the position before saw it, and the score of its own best move. An estimate favours the
+    side its search ended with to move, which is the mover's opponent in one reading and
+    the mover in the other, so each reading alone zig-zags from move to move; their mean
+    is one steady point of view. An exact reading, where there is one, is the value. A
+    forced move (a pass, a single legal move, a placement) has no reading of its own and
+    keeps the value before it."""
 
     def for_black(entry: MoveReview, score: float) -> float:
-        return round(score if entry.color == BLACK else -score, 2)
+        return score if entry.color == BLACK else -score
 
-    first = next((entry for entry in reviews if not entry.forced), None)
-    current = 0.0 if first is None else for_black(first, first.best_score)
-    values = [current]
-    for entry in reviews:
+    readings: list[list[tuple[float, bool]]] = [[] for _ in range(len(reviews) + 1)]
+    for index, entry in enumerate(reviews):
         if not entry.forced:
-            current = for_black(entry, entry.played_score)
-        values.append(current)
+            readings[index].append((for_black(entry, entry.best_score), entry.exact))
+            readings[index + 1].append((for_black(entry, entry.played_score), entry.exact))
+    first = next((reading for reading in readings if reading), [(0.0, False)])
+    current = first[0][0]
+    values = []
+    for seen in readings:
+        exact = [value for value, proven in seen if proven]
+        if exact or seen:
+            current = exact[0] if exact else sum(value for value, _ in seen) / len(seen)
+        values.append(round(current, 2))
     return values

@@ -33,7 +33,7 @@ from .play.checks import ANIMATION_STEP, checked_language, sort_state
 from .play.editor import edit_action
 from .play.intents import parse, perform
 from .play.loading import read_board
-from .play.puzzling import PuzzleMode, puzzle_action
+from .play.puzzling import PuzzleMode, PuzzleScore, puzzle_action
 from .play.session import Session
 from .play.texts import Joined, Refusal, Renders, Text, quote_input
 from .play.traits import FRONT_END_CONFIG, WidgetTraits
@@ -76,7 +76,7 @@ class ReversiWidget(WidgetTraits):
     a registered name (``"random"``, ``"greedy"``, the engine's levels ``"beginner"``,
     ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"`` and ``"level-1"`` ... ``"level-7"``)
     or an object with ``choose(board)``. With two computers the game plays by itself;
-    ``pause()``/``resume()`` (or the Pause button) stop and restart it. Every keyword is
+    ``pause()``/``resume()`` (or the Pause button) stop it at once and restart it. Every keyword is
     also a trait: ``w.white = "greedy"`` switches players, ``w.rules =
     Rules(goal="inverted")`` starts a new game with those rules, ``w.animation = "off"``
     changes every view. ``w.board`` is a copy: change the game with ``play``, ``undo``,
@@ -87,7 +87,7 @@ class ReversiWidget(WidgetTraits):
     flip. ``practice=True`` is rule R17 as an exercise: a human's move only places the
     disc; the learner clicks the discs that flip and presses Done, and the opponent moves
     once the flips are right (or after "Show me the answer"). The tally is
-    ``practice_mistakes`` (discs wrong or missed at a move's first check) over
+    ``practice_mistakes`` (discs wrong or missed at a move's first check, counted then) over
     ``practice_moves`` (moves completed).
 
     Practice and R17: the correction window is exactly the pending practice move. Once it
@@ -276,7 +276,7 @@ class ReversiWidget(WidgetTraits):
     # -- computers and aids ---------------------------------------------------------------------
 
     def pause(self) -> None:
-        """Stop computer players after the move they are thinking about."""
+        """Stop computer players at once: a move being thought about is dropped (thought again on resume)."""
         self.paused = True
 
     def resume(self) -> None:
@@ -349,10 +349,10 @@ class ReversiWidget(WidgetTraits):
         return None if run is None else run.puzzle
 
     @property
-    def puzzle_score(self) -> tuple[int, int]:
-        """(puzzles solved at the first try, puzzles tried) in this session."""
+    def puzzle_score(self) -> PuzzleScore:
+        """(solved at the first try, tried) in this session; prints "solved 1 of 2 puzzles at the first try"."""
         run = self._session.puzzles
-        return (0, 0) if run is None else run.score
+        return PuzzleScore(0, 0) if run is None else run.score
 
     def edit(self) -> None:
         """Edit mode: the board shows the position being set up; the game waits."""

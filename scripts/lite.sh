@@ -121,6 +121,8 @@ stub=$venv/share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/sta
 [ -f "$stub" ] || die "missing wheel: $stub (from jupyterlite-pyodide-kernel $JUPYTERLITE)"
 
 # Build beside the old site, check it, then swap: a failed build never leaves a half site.
+# run-when-ready/ is the site's own small plugin: a Run All asked for while Python starts waits
+# for it (JupyterLab would run nothing and say nothing), and says so meanwhile.
 staging=$CACHE/staging
 rm -rf "$staging" "$LITE/.jupyterlite.doit.db"
 (
@@ -129,6 +131,7 @@ rm -rf "$staging" "$LITE/.jupyterlite.doit.db"
     --output-dir "../$staging" \
     --LiteBuildConfig.federated_extensions="../$anywidget_wheel" \
     --LiteBuildConfig.federated_extensions="../$lab_widgets_wheel" \
+    --LiteBuildConfig.federated_extensions=run-when-ready \
     --pyodide-lock-wheels "../$package_wheel" \
     --pyodide-lock-wheels "../$stub"
 ) || die "jupyter lite build failed (see above); $OUTPUT is unchanged"

@@ -113,10 +113,15 @@ def test_refusals_out_of_turn_and_while_thinking() -> None:
     send(w, {"kind": "move", "square": "c3", "ply": 1})
     assert "is thinking" in w.notice and w.notice_kind == "error"
     assert snapshot(w) == before
-    w.pause()  # still thinking about this move: pausing stops only the next one
+    w.pause()  # pausing stops at once: the move being thought about is dropped
+    assert not w.thinking and w.status == "White (gate) to move, paused"
     gate.release.set()
     assert w.wait(5)
+    assert w.ply == 1 and w.turn == "white"  # the late answer was not played
+    w.resume()  # thinks again, and plays
+    assert w.wait(5)
     assert w.ply == 2 and w.turn == "black"
+    w.pause()
     # Back to White's turn with White paused: a click is out of turn, not "thinking".
     w.undo()  # to Black's last turn (ply 0), the line keeps both moves
     w.jump(1)

@@ -3,6 +3,7 @@ make a notebook of one's own; the clone stays clean and examples/ untouched."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -47,38 +48,55 @@ def dirty(clone: Path) -> str:
     return git(clone, "status", "--porcelain", "--", ".", ":!.venv")
 
 
+def ready_lines(log: Path, proc: subprocess.Popen[bytes], timeout: float = 300) -> list[str]:
+    """The lines scripts/lab.sh prints once JupyterLab answers (it is then ready for a browser); the
+    wait ends as soon as they are there, long only on a loaded machine."""
+    deadline = time.monotonic() + timeout
+    while True:
+        said = [line for line in log.read_text().splitlines() if line.startswith("scripts/lab.sh: ")]
+        if any("press Ctrl-C" in line for line in said):
+            return said
+        assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.2)
+
+
 def test_lab_script_serves_a_working_copy_and_keeps_examples_clean(tmp_path: Path, browser: Any) -> None:
     clone = fresh_clone(tmp_path)
     examples = {p.name: p.read_bytes() for p in (clone / "examples").glob("*.ipynb")}
     disable_news()
     port = free_port()
-    args = ["--no-browser", f"--port={port}", "--IdentityProvider.token=", "--ServerApp.password="]
     log = (tmp_path / "lab.log").open("w")
     proc = subprocess.Popen(
-        ["bash", "scripts/lab.sh", *args, "--LabApp.expose_app_in_browser=True"],
+        ["bash", "scripts/lab.sh", "--no-browser", f"--port={port}", "--LabApp.expose_app_in_browser=True"],
         cwd=clone,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 300  # ends when the server answers; long only on a loaded machine
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/status", timeout=2):
-                    break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "lab.log").read_text()
-                time.sleep(0.2)
+        # It says what it does, then where JupyterLab is, with its token, and what to open first.
+        said = ready_lines(tmp_path / "lab.log", proc)
+        assert (
+            said[0]
+            == f"scripts/lab.sh: copied {len(examples)} example notebook(s) into notebooks/ (examples/ stays as it is)."
+        )
+        ready = next(line for line in said if "JupyterLab is ready at " in line).split(" at ", 1)[1]
+        first = next(line for line in said if "open 01-play.ipynb first: " in line).split("first: ", 1)[1]
+        base, token = ready.split("/lab?token=")
+        assert base == f"http://localhost:{port}" and len(token) >= 32
+        assert first == f"{base}/lab/tree/01-play.ipynb?token={token}"
+        url = base  # the browser keeps the token's login for this host
         # the working copy holds every example; JupyterLab serves it, not the repository
         assert sorted(p.name for p in (clone / "notebooks").glob("*.ipynb")) == sorted(examples)
-        with urllib.request.urlopen(f"{url}/api/contents") as response:
+        with urllib.request.urlopen(f"{url}/api/contents?token={token}") as response:
             listed = response.read().decode()
         assert "03-scripting-positions.ipynb" in listed and '"examples"' not in listed
 
         page = browser.new_page(viewport={"width": 1300, "height": 1000})
         page.set_default_timeout(120_000)
-        page.goto(f"{url}/lab/tree/03-scripting-positions.ipynb")
+        page.goto(first)  # the address as printed opens the first notebook, logged in by its token
+        page.wait_for_function(KERNEL_IDLE)
+        assert page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path") == "01-play.ipynb"
+        page.goto(f"{url}/lab/tree/03-scripting-positions.ipynb?reset")  # that one alone
         page.wait_for_function(KERNEL_IDLE)
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         page.wait_for_function(
@@ -118,3 +136,40 @@ def test_lab_script_serves_a_working_copy_and_keeps_examples_clean(tmp_path: Pat
     assert (clone / "notebooks" / "03-scripting-positions.ipynb").read_text() == before
     assert (clone / "notebooks" / "01-play.ipynb").read_bytes() == examples["01-play.ipynb"]
     assert dirty(clone) == ""
+
+
+def test_lab_script_says_what_it_does_while_it_installs(tmp_path: Path) -> None:
+    """The first run installs for a minute or more: it says so at once, and keeps saying that
+    it works (here with a stand-in pip that takes 11 s and a stand-in JupyterLab)."""
+    clone = fresh_clone(tmp_path)
+    (clone / ".venv").unlink()
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    # python3 -m venv .venv makes a .venv whose python has nothing installed until pip ran.
+    fake_python = """#!/bin/sh
+if [ "$1" = "-m" ] && [ "$2" = "pip" ]; then sleep 11; touch .venv/installed; exit 0; fi
+if [ "$1" = "-c" ]; then [ -e .venv/installed ]; exit $?; fi
+exit 1
+"""
+    (tools / "python3").write_text(
+        "#!/bin/sh\nmkdir -p .venv/bin\n"
+        f"cat > .venv/bin/python <<'EOF'\n{fake_python}EOF\n"
+        "printf '#!/bin/sh\\necho JupyterLab stand-in \"$@\"\\n' > .venv/bin/jupyter\n"
+        "chmod +x .venv/bin/python .venv/bin/jupyter\n"
+    )
+    (tools / "python3").chmod(0o755)
+    env = {**os.environ, "PATH": f"{tools}:{os.environ['PATH']}"}
+    started = time.monotonic()
+    done = subprocess.run(
+        ["bash", "scripts/lab.sh", "--no-browser"], cwd=clone, capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()
+    assert said[0].startswith("scripts/lab.sh: first run: making .venv and installing reversi-widget with JupyterLab")
+    assert "a minute or two" in said[1]
+    assert said[2] == "scripts/lab.sh:   still installing... (10 s)"
+    assert said[3].startswith("scripts/lab.sh: installed in ") and said[3].endswith(" s.")
+    assert said[4].startswith("scripts/lab.sh: copied 5 example notebook(s)")
+    assert said[5] == "scripts/lab.sh: starting JupyterLab on notebooks/..."
+    assert said[6].startswith("JupyterLab stand-in ") and "--LabApp.default_url=/lab/tree/01-play.ipynb" in said[6]
+    assert time.monotonic() - started >= 11

@@ -8,6 +8,8 @@ the rule's cell left behind (``r11``, ``r23``...).
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -95,6 +97,21 @@ def test_the_saved_lesson_has_no_errors() -> None:
     notebook = nbformat.read(LESSON, as_version=4)
     outputs = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.get("outputs", [])]
     assert not [out for out in outputs if out.get("output_type") == "error"]
+
+
+def test_what_the_r25_lesson_prints_is_the_same_on_every_run() -> None:
+    """A printed handout must match the notebook a class runs: the players that make the R25
+    games are seeded. The setup cell and the R25 cell, run in three fresh interpreters."""
+    notebook = nbformat.read(LESSON, as_version=4)
+    code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    r25 = next(source for source in code if source.lstrip().startswith("r25_folder"))
+    program = code[0] + "\n" + r25
+    printed = [
+        subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
+        for _ in range(3)
+    ]
+    assert "Greta Greedy" in printed[0] and "Rudi Random" in printed[0]
+    assert printed[1] == printed[0] and printed[2] == printed[0]
 
 
 CHECKS: dict[str, str] = {

@@ -71,7 +71,12 @@ def small_site(root: Path) -> Path:
             "packages": ["reversi-widget"],
         },
     }
-    extensions = ["anywidget", "@jupyter-widgets/jupyterlab-manager", "@jupyterlite/pyodide-kernel-extension"]
+    extensions = [
+        "anywidget",
+        "@jupyter-widgets/jupyterlab-manager",
+        "@jupyterlite/pyodide-kernel-extension",
+        "reversi-run-when-ready",
+    ]
     config = {
         "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": kernel},
         "federated_extensions": [{"name": name} for name in extensions],
@@ -301,6 +306,12 @@ def finished_transcript(seed: int) -> str:
 def run_all(page: Any) -> list[str]:
     """Run every cell of the open notebook; the errors its outputs show."""
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    return all_ran(page)
+
+
+def all_ran(page: Any) -> list[str]:
+    """Once every code cell of the open notebook has run and its kernel is idle: the errors its
+    outputs show."""
     page.wait_for_function(
         """() => {
             const panel = window.jupyterapp.shell.currentWidget;
@@ -316,6 +327,35 @@ def run_all(page: Any) -> list[str]:
                     .map(o => o.ename + ': ' + o.evalue))"""
         )
     )
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_a_run_all_before_python_has_started_says_so_and_runs_once_it_is_ready(site: Site) -> None:
+    """Run All the moment the notebook shows, Python still starting: JupyterLab alone runs no
+    cell and says nothing; the site says that Python is starting, then runs every cell."""
+    page = open_notebook(site.browser, site.url, site.outside, site.proxy, "01-play.ipynb", wait_kernel=False)
+    page.wait_for_function(
+        """() => { const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            return !!panel && !!panel.sessionContext && panel.content.widgets.length > 0; }"""
+    )
+    starting = page.evaluate(
+        """() => { const context = window.jupyterapp.shell.currentWidget.sessionContext;
+            const kernel = context.session && context.session.kernel;
+            window.jupyterapp.commands.execute('notebook:run-all-cells');
+            return !kernel || kernel.status !== 'idle'; }"""
+    )
+    assert starting  # asked before Python was ready
+    said = page.locator(".jp-toast-message", has_text="Python is still starting")
+    said.first.wait_for(timeout=60_000)
+    assert all_ran(page) == []
+    said.first.wait_for(state="detached", timeout=30_000)  # the notice goes once the cells have run
+    boards = page.evaluate(
+        """() => window.jupyterapp.shell.currentWidget.content.widgets.filter(c => c.model.type === 'code'
+            && c.model.outputs.toJSON().some(o => (o.data || {})['application/vnd.jupyter.widget-view+json'])).length"""
+    )
+    assert boards > 0  # the cells made their boards
+    page.context.close()
 
 
 @pytest.mark.browser

@@ -109,6 +109,8 @@ def test_wrong_flip_is_marked_then_corrected_and_the_opponent_moves() -> None:
     assert w.practice_wrong == ["e5"] and w.practice_missed == ["d4"]
     assert w.notice_kind == "explain"
     assert w.notice.startswith("Not yet: e5 should not flip. d4 should flip too.")
+    # The tally counts them beside the feedback that names them, not later beside "Correct!".
+    assert (w.practice_mistakes, w.practice_moves) == (2, 0)
     assert w.ply == 0 and w.board.to_string() == Board().to_string()
     send(w, "practice_flip", square="e5")  # turned back: the marks follow the corrections
     assert w.practice_wrong == [] and w.practice_missed == ["d4"] and disc(w, "e5") == "O"
@@ -148,8 +150,10 @@ def test_flips_needing_two_checks_count_the_first_only() -> None:
     w = ReversiWidget(practice=True)
     send(w, "move", square="d3")
     send(w, "practice_done")  # nothing turned: one missed
+    assert (w.practice_mistakes, w.practice_moves) == (1, 0)
     send(w, "practice_flip", square="e5")
     send(w, "practice_done")  # now one wrong and still one missed: not counted again
+    assert (w.practice_mistakes, w.practice_moves) == (1, 0)
     send(w, "practice_reveal")
     assert (w.practice_mistakes, w.practice_moves) == (1, 1)
 

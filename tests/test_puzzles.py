@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -333,6 +334,21 @@ def test_repr_and_str_are_readable() -> None:
     assert puzzle._repr_svg_().startswith("<svg")
 
 
+def test_a_puzzle_draws_itself_in_a_notebook_with_its_task_in_words() -> None:
+    """``first`` at the end of a cell (examples/05-puzzles.ipynb): the board, and the task,
+    its source and its difficulty said in words, not only ``<Puzzle ...>``."""
+    puzzle = next(p for p in shipped(size=8) if p.difficulty.empties <= 10)
+    html = puzzle._repr_html_()
+    assert html.startswith('<figure class="reversi-puzzle"><svg') and html.count("<svg") == 1
+    figure = ElementTree.fromstring(html)
+    words = [" ".join(div.itertext()) for div in figure.iter("div")]
+    assert words == [puzzle.name, puzzle.task_text(), f"From {puzzle.source}.", f"Difficulty {puzzle.difficulty}."]
+    assert words[3].startswith(f"Difficulty level {puzzle.difficulty.level} of 10: read ")
+    assert "+" not in words[3] and "depth" not in words[3]
+    marked_up = dataclasses.replace(puzzle, name="<b>Ann</b> & Ben")._repr_html_()
+    assert "<b>" not in marked_up and "&lt;b&gt;Ann&lt;/b&gt; &amp; Ben" in marked_up  # names show as text
+
+
 def test_difficulty_follows_its_definition() -> None:
     for puzzle in shipped()[::5]:
         d = puzzle.difficulty
@@ -341,12 +357,14 @@ def test_difficulty_follows_its_definition() -> None:
         assert d.failing == len(puzzle.results) - len(puzzle.solution)
         assert d.level == max(1, min(10, (d.empties - 6) // 2 + (d.failing >= 4) + min(d.decoys, 2)))
         told = re.fullmatch(
-            r"level (\d+) of 10: depth (\d+) \((\d+) empty squares\) \+ traps ([01]) \((\d+) of (\d+) moves "
-            r"fail\) \+ decoys ([012]) \(a quick eye tries (\d+) failing moves? first\)",
+            r"level (\d+) of 10: read (\d+) moves? deep \((\d+) empty squares\), (a|no) trap \((\d+) of the (\d+) "
+            r"moves fail\), (?:(no) decoy \(a quick eye finds a solution first\)|([12]) decoys? \(a quick eye tries "
+            r"(\d+) failing moves? first\))",
             str(d),
         )
         assert told is not None, str(d)
-        level, depth, empties, traps, failing, moves, decoys, tried = map(int, told.groups())
+        level, depth, empties, failing, moves = (int(told[i]) for i in (1, 2, 3, 5, 6))
+        traps, decoys, tried = int(told[4] == "a"), int(told[8] or 0), int(told[9] or 0)
         assert (level, empties, failing, moves, tried) == (d.level, d.empties, d.failing, len(puzzle.results), d.decoys)
         assert level == max(1, min(10, depth + traps + decoys))
 

@@ -48,7 +48,7 @@ def test_solve_a_puzzle_by_clicking(server: Server, page: Any) -> None:
         "(v) => document.querySelector(v + ' [data-role=puzzle-counter]').textContent === 'Puzzle 2 of 3'", arg=root
     )
     told = run_code(page, 1, "w.wait(30); print(w.puzzle_score, w.current_puzzle == puzzles[1], 'END')")
-    assert told.startswith("(1, 1) True")
+    assert told.startswith("solved 1 of 1 puzzle at the first try True")
 
 
 def test_a_wrong_answer_is_explained(server: Server, page: Any) -> None:
@@ -76,7 +76,7 @@ def test_a_wrong_answer_is_explained(server: Server, page: Any) -> None:
         arg=[root, [str(m) for m in puzzle.solution]],
     )
     told = run_code(page, 1, "w.wait(30); print(w.puzzle_score, w.puzzle_state['solution'], 'END')")
-    assert told.startswith(f"(0, 1) {[str(m) for m in puzzle.solution]}")  # the miss counts, the answer shows
+    assert told.startswith(f"solved 0 of 1 puzzle at the first try {[str(m) for m in puzzle.solution]}")  # miss counts
 
 
 def test_set_up_a_position_in_the_editor_and_play_from_it(server: Server, page: Any) -> None:
@@ -113,3 +113,24 @@ def test_set_up_a_position_in_the_editor_and_play_from_it(server: Server, page: 
     told = run_code(page, 1, "w.wait(10); print(w.board.move_stack, w.board.root().to_string(), 'END')")
     expected_root = "-" * 18 + "X" + "-" * 8 + "XO------OX" + "-" * 27 + " O"
     assert told.startswith(f"[Move.from_name('{square}')] {expected_root}")
+
+
+def test_a_puzzle_at_the_end_of_a_cell_shows_its_board_and_its_task(server: Server, page: Any) -> None:
+    """examples/05-puzzles.ipynb ends a cell with ``first``: JupyterLab draws the position
+    with its task, source and difficulty in words, not only the ``<Puzzle ...>`` line."""
+    puzzle = first_puzzle()
+    code = "\n".join(
+        [
+            "from reversi_widget.puzzles import shipped",
+            "first = [p for p in shipped(size=8) if p.difficulty.empties <= 10][0]",
+            "first",
+        ]
+    )
+    name = write_notebook(server, "show.ipynb", code)
+    panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
+    figure = page.wait_for_selector(f"{panel} .jp-Cell:nth-child(1) .jp-OutputArea-output figure.reversi-puzzle")
+    board = figure.query_selector("svg.reversi-board")
+    assert board is not None and board.bounding_box()["width"] > 200  # drawn, at a size one can read
+    words = figure.inner_text()
+    assert puzzle.task_text() in words and f"Difficulty level {puzzle.difficulty.level} of 10" in words
+    assert "<Puzzle" not in page.inner_text(f"{panel} .jp-Cell:nth-child(1) .jp-OutputArea")

@@ -35,6 +35,7 @@ from reversi_widget.records import (
     GameLogError,
     analyse_games,
 )
+from reversi_widget.widget import ReversiWidget
 from reversi_widget.wthor_data import SAMPLE, wthor_years
 from tests.support import as_unprivileged, play_random
 
@@ -273,6 +274,34 @@ def test_bad_filters(filled: tuple[GameLog, list[Game]], filters: dict[str, obje
         log.games(**filters)  # type: ignore[arg-type]
 
 
+def test_a_game_between_two_players_of_the_same_name_counts_once_as_self_play(tmp_path: Path) -> None:
+    """One game, counted once for the name, under self-play: it won and lost it at once, so it
+    is no win, loss or draw, and the win rate is over the games against others."""
+    log = GameLog(tmp_path / "games.db")
+    ann_wins = Game.from_transcript(
+        "b1a1a2c1d1a3a4d2d3b4c4d4", rules=Rules(size=4), black_player="Ann", white_player="Ben"
+    )
+    log.add(Game.from_board(ann_wins.board(), black_player="Ann", white_player="Ann"))  # practising alone
+    log.add(ann_wins)
+    winner = winner_of(ann_wins)
+    players = log.stats().players
+    ann, ben = players.row("Ann"), players.row("Ben")
+    assert players.columns == ("player", "games", "wins", "losses", "draws", "self-play", "win %")
+    assert (ann["games"], ann["self-play"], ann["wins"] + ann["losses"] + ann["draws"]) == (2, 1, 1)
+    assert (ben["games"], ben["self-play"], ben["wins"] + ben["losses"] + ben["draws"]) == (1, 0, 1)
+    assert ann["win %"] == (100.0 if winner == "black" else 0.0)
+    assert sum(row["games"] for row in players.as_dicts()) == 3  # two games, three seats, one name twice
+    alone = log.stats(player="Ann", opening="b1a1").players  # filters apply to both seats alike
+    assert alone.row("Ann")["games"] == 2
+    # A game the widget records between two computers of one kind (examples/04-game-records.ipynb).
+    w = ReversiWidget(rules=Rules(size=4), black="greedy", white="greedy", log=log)
+    assert w.wait(30) and w.game_over
+    greedy = log.stats().players.row("Computer (greedy)")
+    assert (greedy["games"], greedy["self-play"], greedy["wins"], greedy["losses"], greedy["draws"]) == (1, 1, 0, 0, 0)
+    assert greedy["win %"] is None  # no game against anyone else: no rate, rather than a made-up one
+    assert "Computer (greedy)" in str(log.stats().players)
+
+
 def test_stats_count_wins_losses_draws(filled: tuple[GameLog, list[Game]]) -> None:
     log, recorded = filled
     stats = log.stats()
@@ -284,11 +313,12 @@ def test_stats_count_wins_losses_draws(filled: tuple[GameLog, list[Game]]) -> No
             expected[name]["draws" if w == "draw" else "wins" if w == colour else "losses"] += 1
     for player, counts in expected.items():
         row = stats.players.row(player)
-        assert (row["games"], row["wins"], row["losses"], row["draws"]) == (
+        assert (row["games"], row["wins"], row["losses"], row["draws"], row["self-play"]) == (
             counts["games"],
             counts["wins"],
             counts["losses"],
             counts["draws"],
+            0,  # the fixture's games are all between two players
         )
         assert row["win %"] == round(100 * counts["wins"] / counts["games"], 1)
     games_column = stats.players.column("games")

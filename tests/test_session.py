@@ -82,7 +82,7 @@ def test_a_forced_pass_is_played_with_a_notice_and_told_to_the_callbacks() -> No
     s = session(Board.from_transcript(PASS_LINE))
     assert s.human_move(s.board.parse_move("f2")) is None
     assert moves(s)[-2:] == ["f2", "pass"] and s.board.turn == WHITE
-    assert s.notice == Notice("pass", Text("notice_pass", color=Text("black"), other=Text("white")))
+    assert s.notice == Notice("pass", Text("notice_pass", color=Text("black"), other=Text("white")), lasting=True)
     assert [str(played.move) for played in s.played] == ["f2", "pass"]
     # Undo skips the forced pass back to White's decision before f2.
     assert s.undo_target() == len(s.line) - 2 and s.undo() is None and s.board.ply == len(s.line) - 2

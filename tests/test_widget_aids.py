@@ -443,14 +443,25 @@ def test_review_scores_every_move_with_its_loss_marks_and_chart() -> None:
     assert {e["exact"] for e in entries if not e["forced"]} == {True, False}  # the end is solved
     assert any(e["mark"] for e in entries)  # a random player makes mistakes
     assert any(e["move"] == "pass" and e["forced"] for e in entries)  # this game has a pass
-    # the chart: every position from Black's side; a forced move keeps the evaluation
+    # the chart: every position from Black's side, the mean of its two readings (the score of
+    # the move to it, and of its own best move) or the exact one; a forced move keeps the value
     values = w.evaluations
     assert len(values) == len(w.moves) + 1
-    for i, e in enumerate(entries, 1):
-        if e["forced"]:
+
+    def black(e: dict[str, Any], key: str) -> float:
+        return float(e[key] if e["color"] == "black" else -e[key])
+
+    for i in range(1, len(values)):
+        came, here = entries[i - 1], entries[i] if i < len(entries) else None
+        readings = [] if came["forced"] else [(black(came, "score"), came["exact"])]
+        if here is not None and not here["forced"]:
+            readings.append((black(here, "best_score"), here["exact"]))
+        if not readings:
             assert values[i] == values[i - 1]
-        else:
-            assert values[i] == round(e["score"] if e["color"] == "black" else -e["score"], 2)
+            continue
+        exact = [value for value, proven in readings if proven]
+        expected_value = exact[0] if exact else sum(value for value, _ in readings) / len(readings)
+        assert abs(values[i] - expected_value) <= 0.011, (i, values[i], readings)
     outcome = w.board.outcome()
     last = [e for e in entries if not e["forced"]][-1]  # solved exactly: 3 plies reach the end
     assert outcome is not None and w.board.empty_count() == 0 and last["exact"]
@@ -459,14 +470,17 @@ def test_review_scores_every_move_with_its_loss_marks_and_chart() -> None:
     assert w.notice.startswith("Review done.") and w.notice_kind == "info"
     first_exact = min(e["ply"] for e in entries if e["exact"])
     assert all(e["exact"] for e in entries[first_exact - 1 :] if not e["forced"])
-    assert f"Scores are exact from move {first_exact} on, estimates before it." in w.notice
+    first = entries[first_exact - 1]
+    label = f"{(first_exact + 1) // 2}{'.' if first_exact % 2 else '...'} {first['move']}"  # as the move list has it
+    assert first["label"] == label
+    assert f"Scores are exact from {label} ({first['color'].capitalize()}) on: from there, given away" in w.notice
     # kept while navigating the reviewed game, retranslated, gone once the line changes
     w.jump(10)
     assert w.review_moves == entries
     w.language = "pl"
     notes = {e["note"] for e in w.review_moves}
     assert {"najlepszy ruch (dokładnie)", "najlepszy ruch (szacunkowo)"} & notes
-    assert f"Oceny są dokładne od ruchu {first_exact}," in review_done_text(expected).render("pl")
+    assert f"Oceny są dokładne od ruchu {label} (" in review_done_text(expected).render("pl")
     w.white = "human"
     w.black = "human"
     w.play(next(iter(w.board.legal_moves)))
@@ -501,29 +515,50 @@ def test_each_reviewed_move_says_how_sure_its_scores_are(
     assert said.get("exact" if exact else "bound" if bound else "", f" {score:+g} estimate: ") in str(entry)
 
 
+EXACT_FROM_3 = (
+    "Scores are exact from 2. d3 (Black) on: from there, given away against perfect play: Black {} discs, "
+    "White 2 discs. Before it they are estimates, which are not added up; marked moves: Black 1, White {}."
+)
+THEN = "Click a move in the list to see its position, with the best move marked on the board."
+
+
 @pytest.mark.parametrize(
     ("exact", "english"),
     [
-        ("EEEE", "Every score is exact."),
-        ("eeEE", "Scores are exact from move 3 on, estimates before it."),
-        ("EeEE", "Scores are exact from move 3 on, estimates before it."),
-        ("EEEe", "The scores are estimates."),
-        ("eFEE", "Scores are exact from move 3 on, estimates before it."),
-        ("eeeF", "The scores are estimates."),
+        ("EEEE", "Every score is exact. Given away against perfect play: Black 4 discs, White 4 discs."),
+        ("eeEE", EXACT_FROM_3.format(2, 1)),
+        ("EeEE", EXACT_FROM_3.format(2, 1)),
+        ("EEEe", "The scores are estimates, which are not added up; marked moves: Black 2, White 2."),
+        ("eFEE", EXACT_FROM_3.format(2, 0)),
+        ("eeeF", "The scores are estimates, which are not added up; marked moves: Black 2, White 1."),
     ],
 )
-def test_the_review_notice_says_from_where_the_scores_are_exact(exact: str, english: str) -> None:
-    """E: an exact move, e: an estimate, F: a forced move (not scored, so it does not count)."""
+def test_the_review_notice_adds_up_only_exact_losses_and_says_from_which_move(exact: str, english: str) -> None:
+    """E: an exact move, e: an estimate, F: a forced move (not scored, so it does not count);
+    each scored move gave away 2 discs (a ?!). The exact stretch is named as the move list
+    names its first move ("2. d3", not ply 3), its losses are added up; the estimates before
+    it are counted as marked moves, never added up."""
     from reversi_widget import BLACK, WHITE, Move
     from reversi_widget.analysis import MoveReview
-    from reversi_widget.play.aids import certainty_text
+    from reversi_widget.play.aids import review_done_text
 
     move = Move.from_name("d3")
     reviews = [
-        MoveReview(ply, BLACK if ply % 2 else WHITE, move, move, 0.0, 0.0, 0.0, kind == "E", kind == "F")
+        MoveReview(
+            ply,
+            BLACK if ply % 2 else WHITE,
+            move,
+            move,
+            0.0,
+            2.0 * (kind != "F"),
+            2.0 * (kind != "F"),
+            kind == "E",
+            kind == "F",
+        )
         for ply, kind in enumerate(exact, 1)
     ]
-    assert certainty_text(reviews).render("en") == english
+    assert review_done_text(reviews).render("en") == f"Review done. {english} {THEN}"
+    assert len({review_done_text(reviews).render(language) for language in ("en", "ca", "pl", "uk")}) == 4
 
 
 def test_review_is_refused_before_the_game_ends() -> None:
@@ -603,3 +638,40 @@ def test_analysis_settings_are_checked() -> None:
             setattr(w, name, value)
     w.analysis_time_limit = 0.2
     assert w.analysis_time_limit == 0.2 and w.analysis_depth is None
+
+
+def overlay_number(text: str) -> int:
+    """The margin a square of the scores overlay shows: "+4", "-2", "0", "W+6", "D", "L-4", "W≥+6"."""
+    return 0 if text == "D" else int(text.lstrip("WL≥≤"))
+
+
+def test_a_review_mark_agrees_with_the_scores_overlay_at_its_position() -> None:
+    """The mark on a move and the scores on the board at the position it was played in come
+    from one and the same analysis: the review's best move has the best score there, and the
+    loss is the difference the overlay shows (each rounded to a whole disc: at most one
+    apart). Estimated moves show the review's own analysis, deeper checks included; solved
+    ones an exact analysis, which the review's exact values must match."""
+    from reversi_widget.play.texts import whole
+    from tests.test_analysis import WIPE_OUT
+
+    w = ReversiWidget(Board.from_transcript(WIPE_OUT), show_scores=True)
+    w.review()
+    assert w.wait(120) and w.review_moves
+    reviews = w._aids.current_review()
+    assert reviews is not None
+    estimated = [r for r in reviews if not r.forced and not r.exact and r.loss >= 2]
+    solved = [r for r in reviews if not r.forced and r.exact][:4]
+    assert len(estimated) >= 5 and solved
+    for entry in estimated + solved:
+        w.jump(entry.ply - 1)  # the position the move was played in
+        assert w.wait(120)
+        shown = {square: overlay_number(text) for square, text in w.scores.items()}
+        assert shown and str(entry.played) in shown, entry
+        analysis = w._aids.current_analysis()
+        assert analysis is not None and analysis.position == w.board.to_string()
+        top, mine = analysis.best, analysis[entry.played]
+        assert (top.score - mine.score if entry.loss else 0.0) == entry.loss, entry  # the same numbers
+        assert shown[str(entry.best)] == max(shown.values()), entry  # the mark's best is the overlay's best
+        assert abs(shown[str(entry.best)] - shown[str(entry.played)] - whole(entry.loss)) <= 1, entry
+        w.hint()
+        assert str(entry.best) in w.hints  # the hint rings it too

@@ -116,13 +116,18 @@ def test_a_finished_game_offers_its_review_until_it_is_done_then_a_new_game() ->
 # -- notices ------------------------------------------------------------------------------------
 
 
-def test_a_pass_notice_goes_when_the_computer_moves_on_and_nothing_stays_at_the_end() -> None:
-    """The stale "passes" notice under "White wins" (issue 13, item 5)."""
+def test_a_pass_notice_turns_to_history_when_the_computer_moves_on_and_goes_when_the_human_acts() -> None:
+    """A forced pass is said until the side that passed acts (issue 27, item 6), in the past
+    once the other side has moved again, so it is never stale (issue 13, item 5)."""
     s = session(Board.from_transcript(PASS_LINE), white=Scripted("f2", "b1"))
     reply(s)  # White plays f2, Black has no move and passes
     assert s.notice is not None and s.notice.kind == "pass" and str(s.line[-1]) == "pass"
-    reply(s)  # White moves again (b1, after which Black can move): the pass is history, its notice goes
-    assert s.notice is None and s.board.ply == len(s.line)
+    assert s.notice.text.render("en") == "Black has no legal move and passes; White moves again"
+    reply(s)  # White moves again (b1, after which Black can move): said as what happened
+    assert s.notice is not None and s.board.ply == len(s.line) and s.board.turn == BLACK
+    assert s.notice.text.render("en") == "Black had no legal move and passed; White played f2, b1"
+    s.human_move(next(iter(s.board.legal_moves)))  # Black acts: the notice has said its piece
+    assert s.notice is None or s.notice.kind != "pass"
     end = session(Board.from_transcript(BEFORE_THE_END), white=Scripted("e1"))
     end.notify("pass", Text("notice_pass", color=Text("white"), other=Text("black")))
     end.human_move(end.board.parse_move("a8"))

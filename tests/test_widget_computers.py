@@ -3,12 +3,14 @@ pausing, failures, and the on_move/on_game_over callbacks."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
 import pytest
 
 from reversi_widget import Board, Move
+from reversi_widget.play.checks import ANIMATION_STEP
 from reversi_widget.players import (
     GreedyPlayer,
     RandomPlayer,
@@ -145,6 +147,21 @@ def test_computer_against_computer_runs_by_itself_and_pauses() -> None:
     assert w.game_over
 
 
+def test_pausing_a_computer_that_is_thinking_stops_it_at_once() -> None:
+    """A paused demo says it is paused, never that someone is thinking (01-play's demo)."""
+    gate = Gate()
+    w, _ = widget(black=gate, white="random")
+    assert gate.started.wait(5) and w.thinking and "is thinking" in w.status
+    w.pause()
+    assert w.paused and not w.thinking
+    assert w.status == "Black (gate) to move, paused"
+    gate.release.set()  # the answer to the dropped question comes late: it is not played
+    join_workers(w)
+    assert w.ply == 0 and w.status == "Black (gate) to move, paused"
+    w.resume()
+    assert w.wait(10) and w.game_over and gate.calls > 1
+
+
 def test_a_failing_computer_pauses_the_game_with_a_notice() -> None:
     class Broken:
         name = "broken"
@@ -214,6 +231,48 @@ def test_a_failing_callback_becomes_a_notice_and_the_game_goes_on() -> None:
     assert w.ply == 1 and "on_move callback raised" in w.notice and "callback bug" in w.notice
     with pytest.raises(TypeError):
         w.on_move("not callable")  # type: ignore[arg-type]
+
+
+#: Black to move; after d2 White (GreedyPlayer(seed=1)) plays 8 moves and Black must pass 7 times between them.
+PASS_RUN = "OOOOOOOO-O--OOOOOXOOOOOO-XOOOOOO-XOOOOOOOXOOXXOO-X--X-X--X-XXXXX X"
+
+
+def test_a_run_of_forced_passes_is_said_with_its_count_and_each_move_is_drawn_before_the_next() -> None:
+    """After d2 the computer plays 8 moves while Black passes 7 times: the notice says so, with
+    White's moves, until Black acts; and each of White's moves after a pass waits until the
+    views have flipped the discs of the one before (a step of the animation a disc)."""
+    w = ReversiWidget(Board(PASS_RUN), white=GreedyPlayer(seed=1), animation="fast")
+    seen: list[tuple[float, str]] = []
+    push = w._session._push
+
+    def timed_push(move: Move) -> None:  # when each move reaches the game, under the widget's lock
+        seen.append((time.monotonic(), str(move)))
+        push(move)
+
+    w._session._push = timed_push  # type: ignore[method-assign]
+    w.play("d2")
+    assert w.wait(60)
+    assert w.turn == "black" and not w.game_over and w.legal
+    moves = [move for _, move in seen]
+    assert moves[0] == "d2" and moves.count("pass") == 7
+    white = [move for move in moves[1:] if move != "pass"]
+    assert len(white) == 8
+    assert w.notice_kind == "pass"
+    assert w.notice == f"Black had no legal move and passed 7 times in a row; White played {', '.join(white)}"
+    replay = Board(PASS_RUN)
+    step = ANIMATION_STEP["fast"]
+    for (before, move), (after, following) in itertools.pairwise([s for s in seen if s[1] != "pass"]):
+        flips = len(replay.flips(replay.parse_move(move)))
+        replay.push(move)
+        while replay.must_pass():
+            replay.push_pass()
+        if move != "d2":  # a White move, then Black's pass: the next one waits for its picture
+            assert after - before >= step * (1 + flips), (move, following, after - before)
+    w.language = "pl"
+    assert w.notice.startswith("Czarne nie miały dozwolonego ruchu i spasowały 7 razy z rzędu; Białe zagrały ")
+    w.language = "en"
+    w.play(next(iter(w.board.legal_moves)))  # Black acts: the notice has said its piece
+    assert w.notice_kind != "pass" or "7 times" not in w.notice
 
 
 def test_an_engine_on_a_game_clock_plays_in_the_widget_and_gets_its_time_back_in_a_new_game() -> None:

@@ -103,7 +103,7 @@ def test_jupyterlab_computer_replies(server: Server, page: Any) -> None:
         "print('END')",
     )
     board = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
-    page.wait_for_selector(f'{board} [data-square="d3"]')
+    page.wait_for_selector(f'{board} [data-square="d3"][data-legal]')  # the synced position, its moves shown
     page.click(f'{board} [data-square="d3"]')
     page.wait_for_selector(f"{board}[data-thinking]")  # the computer's turn shows
     # The reply is applied in the kernel's worker thread and must still reach the page.
@@ -153,6 +153,11 @@ def test_jupyterlab_explains_in_polish_and_practises_a_move(server: Server, page
     page.wait_for_selector(f'{square("e5")}[data-practice-mark="wrong"]')
     page.wait_for_selector(f'{square("d4")}[data-practice-mark="missed"]')
     assert page.inner_text(notice).startswith("Jeszcze nie: e5 nie powinien się odwrócić.")
+    # The tally beside that feedback already counts its two mistakes (e5 wrong, d4 missed).
+    page.wait_for_function(
+        "(s) => document.querySelector(s).textContent === '2'", arg=f'{board} [data-role="practice-mistakes"]'
+    )
+    assert page.inner_text(f'{board} [data-role="practice-moves"]') == "0"
     page.click(square("e5"))  # corrected (R17: the opponent has not moved yet)
     page.wait_for_selector(f'{square("e5")}[data-disc="white"]:not([data-practice-mark])')
     page.click(square("d4"))

@@ -67,6 +67,7 @@ def test_a_right_click_gets_the_exact_verdict_and_the_defence_answers() -> None:
     assert w.wait(60)
     assert w.puzzle_state["verdict"] == puzzle.verdict(answer).text and w.notice == ""  # said once, in the panel
     assert w.puzzle_state["verdict_kind"] == "right" and w.puzzle_score == (1, 1)
+    assert str(w.puzzle_score) == "solved 1 of 1 puzzle at the first try"  # printed, it reads as words
     assert w.moves[0] == answer
     if len(w.moves) > 1:  # perfect defence replied with a move that keeps the exact result
         assert w.moves[1] == str(puzzle.result(answer).reply) or w.moves[1] == "pass"

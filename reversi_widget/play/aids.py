@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis import Analysis, MoveAnalysis, MoveReview, analyse, review
+from ..analysis import Analysis, MoveAnalysis, MoveReview, analyse, review, review_totals
 from ..errors import ReversiError
 from ..progress import Progress
 from ..search import StopSignal
@@ -21,7 +21,7 @@ from ..squares import BLACK, WHITE
 from .exploring import ExplorerPanel
 from .puzzling import hides_answer
 from .session import Session
-from .texts import Listed, Refusal, Text, color_text, discs_text, margin_text, player_title
+from .texts import Listed, Plain, Refusal, Text, color_text, discs_text, margin_text, player_title
 
 __all__ = ["AidKey", "Aids", "AnalysisRefusedError", "Job"]
 
@@ -78,9 +78,28 @@ class Aids:
         return self.analysis_job is not None or self.review_job is not None
 
     def current_analysis(self) -> Analysis | None:
+        """The analysis of the position shown: on a reviewed line the one the review read its
+        verdict from (so a mark and the scores on the board agree), else this position's own."""
+        entry = self.reviewed_here()
+        if entry is not None and entry.analysis is not None:
+            return entry.analysis
         if self.analysis is not None and self.analysis[0] == self.key():
             return self.analysis[1]
         return None
+
+    def reviewed_here(self) -> MoveReview | None:
+        """The review's verdict on the move played from the position shown, when that
+        position is on the reviewed line."""
+        reviews = self.current_review()
+        ply = self.session.board.ply
+        return None if reviews is None or ply >= len(reviews) else reviews[ply]
+
+    def reviewed_last(self) -> MoveReview | None:
+        """The review's verdict on the move that led to the position shown (the list's
+        current move), when that move is on the reviewed line."""
+        reviews = self.current_review()
+        ply = self.session.board.ply
+        return None if reviews is None or not 1 <= ply <= len(reviews) else reviews[ply - 1]
 
     def current_review(self) -> list[MoveReview] | None:
         if self.reviewed is not None and self.reviewed[0] == self.session.line_id:
@@ -176,6 +195,10 @@ class Aids:
         self.progress["analysis"] = 0.0
         board = self.session.board.copy(stack=False)
         depth, limit = self.depth, self.time_limit
+        entry = self.reviewed_here()
+        if entry is not None and entry.exact and entry.analysis is None:
+            # The review solved this position: the scores are solved too, so they agree with it.
+            depth, limit = board.empty_count(), None
         stop = StopSignal()
 
         def compute(progress: Progress) -> Analysis:
@@ -249,32 +272,22 @@ def best_moves(analysis: Analysis) -> list[MoveAnalysis]:
 
 
 def review_done_text(reviews: list[MoveReview]) -> Text:
-    """The discs each side gave away, summed: exact only if every move of that side was solved;
-    and from which move on the scores are exact."""
-    lost = {BLACK: 0.0, WHITE: 0.0}
-    exact = {BLACK: True, WHITE: True}
-    for entry in reviews:
-        if not entry.forced:
-            lost[entry.color] += entry.loss
-            exact[entry.color] = exact[entry.color] and entry.exact
-    return Text(
-        "notice_review_done",
-        black=color_text(BLACK),
-        white=color_text(WHITE),
-        black_loss=discs_text(lost[BLACK], exact[BLACK]),
-        white_loss=discs_text(lost[WHITE], exact[WHITE]),
-        certainty=certainty_text(reviews),
-    )
-
-
-def certainty_text(reviews: list[MoveReview]) -> Text:
-    """Where a review's scores are exact: everywhere, from some move to the end (where the
-    end of the game was solved), or nowhere (forced moves are not scored and do not count)."""
-    scored = [entry for entry in reviews if not entry.forced]
-    estimated = [entry.ply for entry in scored if not entry.exact]
-    if not estimated:
-        return Text("review_all_exact")
-    first_exact = next((entry.ply for entry in scored if entry.ply > estimated[-1]), None)
-    if first_exact is None:
-        return Text("review_all_estimates")
-    return Text("review_exact_from", ply=first_exact)
+    """What a finished review found: the discs each side gave away where the scores are
+    exact (they add up: see ``analysis.ReviewTotals``), from which move on that is, and
+    before it the marked moves of each side (estimates are not added up)."""
+    totals = review_totals(reviews)
+    colors = {"black": color_text(BLACK), "white": color_text(WHITE)}
+    exact = {
+        "black_loss": discs_text(totals.exact_loss[BLACK], True),
+        "white_loss": discs_text(totals.exact_loss[WHITE], True),
+    }
+    marked = {"black_marks": totals.marked[BLACK], "white_marks": totals.marked[WHITE]}
+    if totals.exact_from is None:
+        found = Text("review_totals_estimates", **colors, **marked)
+    elif totals.exact_from == min((r.ply for r in reviews if not r.forced), default=totals.exact_from):
+        found = Text("review_totals_exact", **colors, **exact)
+    else:
+        first = reviews[totals.exact_from - 1]
+        move = Plain(first.label)
+        found = Text("review_totals_exact_from", move=move, color=color_text(first.color), **colors, **exact, **marked)
+    return Text("notice_review_done", found=found)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..board import Board, Move
 from ..errors import ReversiError
@@ -35,7 +36,7 @@ from .workers import Backlog, Workers
 # fmt: off
 __all__ = [
     "PLAY_OUT_DELAY", "PUZZLE_INTENTS", "Attempt", "KeptTry", "PerfectDefence", "PuzzleMode", "PuzzleRun",
-    "SolutionText", "attempt_game", "hides_answer", "hint_region", "keep_try", "puzzle_action"
+    "PuzzleScore", "SolutionText", "attempt_game", "hides_answer", "hint_region", "keep_try", "puzzle_action"
 ]
 # fmt: on
 
@@ -94,6 +95,17 @@ def hint_region(puzzle: Puzzle) -> str:
     return f"puzzle_hint_{where}" if others else "puzzle_hint_none"
 
 
+class PuzzleScore(NamedTuple):
+    """A learner's score: puzzles solved at the first try, of the puzzles tried; printed in words."""
+
+    solved: int
+    tried: int
+
+    def __str__(self) -> str:
+        puzzles = "puzzle" if self.tried == 1 else "puzzles"
+        return f"solved {self.solved} of {self.tried} {puzzles} at the first try"
+
+
 class PuzzleRun:
     """The puzzles of a session, the one shown, and what the learner did with each."""
 
@@ -119,9 +131,9 @@ class PuzzleRun:
         return self.puzzles[self.index]
 
     @property
-    def score(self) -> tuple[int, int]:
+    def score(self) -> PuzzleScore:
         """(puzzles solved at the first try, puzzles tried) in this session."""
-        return sum(self.first_tries.values()), len(self.first_tries)
+        return PuzzleScore(sum(self.first_tries.values()), len(self.first_tries))
 
     def solved(self) -> bool:
         """The puzzle shown is settled: a solving move was played, or the solution shown."""

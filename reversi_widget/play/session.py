@@ -27,6 +27,7 @@ from .texts import (
     COLOR_KEY,
     Explained,
     Joined,
+    Listed,
     Plain,
     Refusal,
     Renders,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from .editor import Editor
     from .puzzling import PuzzleRun
 
-__all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session"]
+__all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session", "pass_notice"]
 
 #: "Show me" walks a move in steps of the animation: the disc lands, each flanked line is
 #: lit for DEMO_LINE_STEPS, then the discs flip one by one (js/PROTOCOL.md, "Show me").
@@ -82,6 +83,30 @@ class Played:
     outcome: Outcome | None
 
 
+def pass_notice(board: Board, color: Color) -> Renders:
+    """``color`` passed: once ("Black has no legal move and passes; White moves again", then
+    once White has moved "Black had no legal move and passed; White played e3"), or how
+    many times in a row since its last move, and what the other side played meanwhile
+    ("... passed 6 times in a row; White played e3, f2, ...")."""
+    stack = board.move_stack
+    root_turn = board.turn if len(stack) % 2 == 0 else not board.turn
+    passes, theirs = 0, []
+    for ply in range(len(stack) - 1, -1, -1):
+        move, mover = stack[ply], root_turn if ply % 2 == 0 else not root_turn
+        if mover == color:
+            if move:
+                break  # its last move
+            passes += 1
+        elif move:
+            theirs.append(str(move))
+    other, played = color_text(not color), Listed(tuple(theirs[::-1]))
+    if passes > 1:
+        return Text("notice_passes", color=color_text(color), other=other, count=passes, moves=played)
+    if stack and not stack[-1]:  # just passed: the other side moves next
+        return Text("notice_pass", color=color_text(color), other=other)
+    return Text("notice_passed", color=color_text(color), other=other, moves=played)
+
+
 class Session:
     """One game with its line, players, practice move and notice."""
 
@@ -97,7 +122,7 @@ class Session:
         self.paused = False
         # What changes with the game.
         self.practice: PracticeMove | None = None  # a placed disc waiting for its flips
-        self.mistakes = 0  # practice mistakes at each move's first check, summed
+        self.mistakes = 0  # practice mistakes at each move's first check, summed there
         self.practised = 0  # practice moves completed
         self.notice: Notice | None = None
         self.notice_id = 0  # bumped with every notice, so the same text twice is news twice
@@ -110,6 +135,7 @@ class Session:
         self.demo: dict[str, object] = {}
         self.demo_id = 0
         self.demo_until = 0.0  # when the views' walk through the last move ends
+        self.drawn_until = 0.0  # when the views' flip animation of the last move ends
         self._finished = (-1, False)  # (line id, the line ends the game)
         self.puzzles: PuzzleRun | None = None  # puzzle mode (play/puzzling.py)
         self.editor: Editor | None = None  # a position being set up by hand (play/editor.py)
@@ -294,7 +320,7 @@ class Session:
     def pause(self) -> Refusal | None:
         if all(player is None for player in self.players.values()):
             return Refusal(Text("notice_refused_pause_no_computer"))
-        self.paused = True
+        self.set_paused(True)
         self.clear_notice()  # what was refused or went wrong before is now out of date
         return None
 
@@ -305,7 +331,11 @@ class Session:
         return None
 
     def set_paused(self, paused: bool) -> None:
+        """Paused, nothing moves: a computer thinking is stopped and its move dropped (it
+        thinks again on resume), so a paused game never says that someone is thinking."""
         self.paused = paused
+        if paused and self.pending is not None:
+            self._invalidate()
         self.advance()
 
     def set_player(self, color: Color, player: Player | None) -> None:
@@ -316,12 +346,23 @@ class Session:
 
     def advance(self) -> None:
         """Let the game go on by itself as far as it can without a player: play forced
-        passes. Only at the end of the line; in the middle (after undo or jump) it waits."""
+        passes, each said in a notice that lasts through the other side's moves until the
+        passing side acts (``pass_notice``). Only at the end of the line; in the middle (after
+        undo or jump) it waits."""
         board = self.board
         while board.ply == len(self.line) and not board.is_game_over() and board.must_pass():
             color = board.turn
             self._push(Move.null(board.size))
-            self.notify("pass", Text("notice_pass", color=color_text(color), other=color_text(not color)))
+            self.notify("pass", pass_notice(self.board, color), lasting=True)
+
+    def pass_wait(self) -> float:
+        """Seconds a computer moving again right after the other side's forced pass waits, so
+        that the views finish drawing its move before (0 with the animation off): a run of
+        moves between passes is seen move by move, not as one jump."""
+        board = self.board
+        if not board.move_stack or board.move_stack[-1] or self.players[board.turn] is None:
+            return 0.0
+        return self.drawn_until - time.monotonic()
 
     # -- computer players ---------------------------------------------------------------------
 
@@ -354,8 +395,11 @@ class Session:
                 raise InvalidMoveError(f"choose() returned {quote_input(choice)}, not a Move")
             kept = self.notice if self.notice is not None and self.notice.lasting else None
             self._push(self.board.parse_move(choice))
-            if kept is not None and not self.board.is_game_over():
-                self.notice = kept  # feedback on the learner's move outlives the reply to it
+            if kept is not None and not self.board.is_game_over():  # at the end the banner stands alone
+                # A pass is said until the side that passed acts, with the moves the computer makes
+                # meanwhile; feedback on the learner's move outlives the reply to it.
+                passed = kept.kind == "pass"
+                self.notice = Notice("pass", pass_notice(self.board, not color), lasting=True) if passed else kept
         except Exception as error:
             self.paused = True
             name = player_title(player) if player is not None else Plain("?")
@@ -416,7 +460,11 @@ class Session:
             return refusal
         practice = self.practice
         assert practice is not None
-        if not practice.check():
+        first = not practice.checked
+        right = practice.check()
+        if first:  # the tally counts them now, beside the feedback that names them
+            self.mistakes += practice.mistakes or 0
+        if not right:
             size = practice.move.size
             problems: list[Renders] = []
             if practice.wrong:
@@ -439,7 +487,10 @@ class Session:
             return refusal
         practice = self.practice
         assert practice is not None
+        first = not practice.checked
         practice.reveal()
+        if first:
+            self.mistakes += practice.mistakes or 0
         expl = Explained(explain(self.board, practice.move))
         flips = ", ".join(self._names(sorted(practice.correct), practice.move.size))
         self._complete_practice(practice)
@@ -459,8 +510,8 @@ class Session:
         return refusal
 
     def _complete_practice(self, practice: PracticeMove) -> None:
-        """The flips are settled: play the move for real and count it."""
-        self.mistakes += practice.mistakes or 0
+        """The flips are settled: play the move for real and count it (its mistakes were
+        counted at its first check)."""
         self.practised += 1
         self._push(practice.move)
 
@@ -474,7 +525,10 @@ class Session:
         """Play a legal move here, replacing the rest of the line; raise and change nothing
         if it is not legal."""
         before = self.board.copy() if self.show_me and move else None
+        flipped = len(self.board.flips(move)) if move and not self.board.in_placement() else 0
         self.board.push(move)
+        if move:  # the views flip the discs one after the other, a step each (js/widget.js)
+            self.drawn_until = time.monotonic() + self.step * (1 + flipped)
         self.clear_notice()  # it spoke of the position before this move
         self.line[self.board.ply - 1 :] = [move]
         self.line_id += 1

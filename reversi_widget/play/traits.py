@@ -96,6 +96,7 @@ class WidgetTraits(anywidget.AnyWidget):
     hints: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
     scores = traitlets.Dict().tag(sync=True, echo_update=False)
     review_moves: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True, echo_update=False)
+    review_here = traitlets.Dict().tag(sync=True, echo_update=False)
     evaluations: traitlets.List[float] = traitlets.List().tag(sync=True, echo_update=False)
     busy = traitlets.Unicode("").tag(sync=True, echo_update=False)
     progress = traitlets.Float(0.0).tag(sync=True, echo_update=False)
@@ -148,9 +149,9 @@ class WidgetTraits(anywidget.AnyWidget):
         "board_size", "discs", "turn", "ply", "legal", "last_move", "last_flips", "counts", "supply", "status",
         "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "can_undo", "can_redo", "thinking",
         "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
-        "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_moves", "evaluations",
-        "busy", "progress", "can_review", "can_pause", "config", "puzzle_state", "editing", "position",
-        "actions", "rule_notes", "explorer_view"
+        "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_here", "review_moves",
+        "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state", "editing",
+        "position", "actions", "rule_notes", "explorer_view"
     )
     # fmt: on
 

@@ -7,7 +7,7 @@ traits (js/PROTOCOL.md names each one).
 
 from __future__ import annotations
 
-from ..analysis import REVIEW_MARKS, MoveReview, evaluations
+from ..analysis import MoveReview, evaluations, review_mark
 from ..board import Board, Outcome
 from ..i18n import translate
 from ..squares import BLACK, WHITE, Color, square_name
@@ -172,6 +172,7 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
     return {
         "hints": hint,
         "scores": scores,
+        "review_here": review_here(aids.reviewed_last(), language),
         "review_moves": [] if reviews is None else [review_entry(entry, language) for entry in reviews],
         "evaluations": [] if reviews is None else evaluations(reviews),
         "busy": busy,
@@ -228,7 +229,6 @@ def rule_notes(board: Board) -> list[Text]:
 def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
     """One reviewed move as the views get it (js/PROTOCOL.md, ``review_moves``)."""
     loss = round(entry.loss, 1)
-    mark = "" if entry.forced else next((sign for least, sign in REVIEW_MARKS if loss >= least), "")
     if entry.forced:
         note = translate("review_forced", language)
     else:
@@ -240,6 +240,7 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
         note = review_certainty(entry, verdict, language)
     return {
         "ply": entry.ply,
+        "label": entry.label,
         "color": COLOR_KEY[entry.color],
         "move": str(entry.played),
         "best": str(entry.best),
@@ -249,9 +250,23 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
         "exact": entry.exact,
         "bound": entry.bound,
         "forced": entry.forced,
-        "mark": mark,
+        "mark": review_mark(entry),
         "note": note,
     }
+
+
+def review_here(entry: MoveReview | None, language: str) -> dict[str, str]:
+    """The reviewed move that led to the position shown, for the board to mark its best move
+    (``best``, the square, and ``color``, whose move it was) and say the verdict (``note``:
+    "5. d6?? (Black): best: f5, lost about 24 discs (estimate)"); empty elsewhere, and for
+    a forced move (js/PROTOCOL.md, ``review_here``)."""
+    if entry is None or entry.forced:
+        return {}
+    shown = review_entry(entry, language)
+    color = COLOR_KEY[entry.color]
+    move = f"{entry.label}{shown['mark']}"
+    note = translate("review_note", language, move=move, color=translate(color, language), note=shown["note"])
+    return {"best": str(entry.best), "played": str(entry.played), "color": color, "note": note}
 
 
 def review_certainty(entry: MoveReview, verdict: str, language: str) -> str:

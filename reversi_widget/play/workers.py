@@ -230,9 +230,10 @@ class Workers:
                     choice = player.choose(board)
             except Exception as error:
                 choice = error
-            # Let the views finish walking through the previous move ("show me") first.
+            # Let the views finish walking through the previous move ("show me") first, and
+            # drawing the one before a forced pass of the other side.
             with self.lock:
-                delay = max(move_delay() - (time.monotonic() - started), session.demo_wait())
+                delay = max(move_delay() - (time.monotonic() - started), session.demo_wait(), session.pass_wait())
             if delay > 0:
                 yield delay
             with self.operation():

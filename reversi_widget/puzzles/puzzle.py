@@ -24,6 +24,7 @@ The difficulty (``Difficulty.level``, 1 to 10) adds three things a learner meets
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -124,13 +125,19 @@ class Difficulty:
         return max(1, min(10, self.depth + self.traps + min(self.decoys, 2)))
 
     def __str__(self) -> str:
-        """The level and what makes it, e.g. ``"level 5 of 10: depth 3 (12 empty squares) +
-        traps 1 (5 of 6 moves fail) + decoys 1 (a quick eye tries 1 failing move first)"``."""
-        return (
-            f"level {self.level} of 10: depth {self.depth} ({self.empties} empty squares) + "
-            f"traps {self.traps} ({self.failing} of {self.moves} moves fail) + decoys {min(self.decoys, 2)} "
-            f"(a quick eye tries {self.decoys} failing move{'' if self.decoys == 1 else 's'} first)"
-        )
+        """The level and what makes it, in words, e.g. ``"level 5 of 10: read 3 moves deep
+        (12 empty squares), a trap (5 of the 6 moves fail), 1 decoy (a quick eye tries 1
+        failing move first)"``."""
+        steps = f"read {self.depth} move{'' if self.depth == 1 else 's'} deep ({self.empties} empty squares)"
+        fail = f"{self.failing} of the {self.moves} moves fail"
+        trap = f"a trap ({fail})" if self.traps else f"no trap ({fail})"
+        counted = min(self.decoys, 2)
+        if self.decoys:
+            tries = f"a quick eye tries {self.decoys} failing move{'' if self.decoys == 1 else 's'} first"
+            decoy = f"{counted} decoy{'' if counted == 1 else 's'} ({tries})"
+        else:
+            decoy = "no decoy (a quick eye finds a solution first)"
+        return f"level {self.level} of 10: {steps}, {trap}, {decoy}"
 
 
 @dataclass(frozen=True)
@@ -444,6 +451,15 @@ class Puzzle:
         from ..svg import board as svg_board  # imported late: puzzles need no pictures
 
         return svg_board(self.board(), legal=True)
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the board, and in words the task, where it comes from and how hard it is."""
+        lines = [self.name, self.task_text()]
+        if str(self.source):
+            lines.append(f"From {self.source}.")
+        lines.append(f"Difficulty {self.difficulty}.")
+        words = "".join(f"<div>{html.escape(line)}</div>" for line in lines)
+        return f'<figure class="reversi-puzzle">{self._repr_svg_()}<figcaption>{words}</figcaption></figure>'
 
 
 def _index(move: Move) -> int:

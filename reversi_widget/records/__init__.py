@@ -264,19 +264,28 @@ class GameLog:
         opening: str | None = None,
         variant: Rules | str | Mapping[str, Any] | None = None,
     ) -> Stats:
-        """Wins, losses and draws per player (most games first) and per variant."""
+        """Wins, losses and draws per player (most games first) and per variant.
+
+        A game between two players of the same name (a computer playing itself, say) is one
+        game of that name, counted under ``self-play``: it won and lost it at once, so it is
+        none of wins, losses and draws, and ``win %`` is over the games against others (None
+        when there are none). Names are the same when they are equal as written."""
         where, params = filters(player, year, opening, variant)
         query = f"""
-            SELECT player, COUNT(*) AS games, SUM(result = 'win'), SUM(result = 'loss'), SUM(result = 'draw')
+            SELECT player, COUNT(*) AS games, SUM(result = 'win'), SUM(result = 'loss'), SUM(result = 'draw'),
+                   SUM(result = 'self')
             FROM (
                 SELECT black AS player,
-                       CASE winner WHEN 'black' THEN 'win' WHEN 'white' THEN 'loss' ELSE 'draw' END AS result
+                       CASE WHEN black = white THEN 'self'
+                            WHEN winner = 'black' THEN 'win' WHEN winner = 'white' THEN 'loss' ELSE 'draw' END AS result
                 FROM games{where}
                 UNION ALL
                 SELECT white,
-                       CASE winner WHEN 'white' THEN 'win' WHEN 'black' THEN 'loss' ELSE 'draw' END
+                       CASE WHEN black = white THEN NULL
+                            WHEN winner = 'white' THEN 'win' WHEN winner = 'black' THEN 'loss' ELSE 'draw' END
                 FROM games{where}
             )
+            WHERE result IS NOT NULL
             GROUP BY player ORDER BY games DESC, player
         """
         with self._file.connection() as conn:
@@ -289,8 +298,11 @@ class GameLog:
         scope = describe(player, year, opening, variant)
         players = Table(
             f"Results per player{scope}",
-            ("player", "games", "wins", "losses", "draws", "win %"),
-            [(p, g, w, lo, d, round(100 * w / g, 1)) for p, g, w, lo, d in player_rows],
+            ("player", "games", "wins", "losses", "draws", "self-play", "win %"),
+            [
+                (p, g, w, lo, d, own, round(100 * w / (g - own), 1) if g > own else None)
+                for p, g, w, lo, d, own in player_rows
+            ],
         )
         merged: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
         for size, goal, start, *counts in variant_rows:

@@ -61,7 +61,9 @@ class Table:
         shown, hidden = self._shown()
         cells = [list(self.columns)] + [[self._cell(v) for v in row] for row in shown]
         widths = [max(len(line[i]) for line in cells) for i in range(len(self.columns))]
-        numeric = [all(isinstance(row[i], (int, float)) for row in shown) for i in range(len(self.columns))]
+        numeric = [
+            all(isinstance(row[i], (int, float)) or row[i] is None for row in shown) for i in range(len(self.columns))
+        ]
 
         def line(values: list[str]) -> str:
             return "  ".join(
@@ -111,7 +113,7 @@ class Table:
 class Stats:
     """Who wins: results per player and per variant."""
 
-    players: Table  # player, games, wins, losses, draws, win %
+    players: Table  # player, games, wins, losses, draws, self-play, win % (see GameLog.stats)
     variants: Table  # variant, games, black wins, white wins, draws
 
     def __str__(self) -> str:

@@ -128,6 +128,44 @@ def test_click_illegal_square_also_sends(boot: Any) -> None:
     assert sent(page) == [{"kind": "move", "square": "a1", "ply": 0}, {"kind": "move", "square": "d4", "ply": 0}]
 
 
+def test_a_mouse_plays_as_its_button_goes_down_once(boot: Any) -> None:
+    """The press is not part of the wait: the move goes at pointerdown, its click sends nothing more;
+    a click no pointer made (a keyboard's, a screen reader's) still plays, a right press does not."""
+    page = boot(8)
+    box = page.locator(sq(V1, "d3")).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    assert sent(page) == [{"kind": "move", "square": "d3", "ply": 0}]
+    page.mouse.up()
+    assert sent(page) == [{"kind": "move", "square": "d3", "ply": 0}]
+    page.mouse.down(button="right")
+    page.mouse.up(button="right")
+    assert len(sent(page)) == 1
+    page.eval_on_selector(sq(V1, "c4"), "g => g.dispatchEvent(new MouseEvent('click', { bubbles: true }))")
+    assert sent(page)[-1] == {"kind": "move", "square": "c4", "ply": 0}
+    assert len(sent(page)) == 2
+
+
+def test_a_move_redraws_only_the_squares_it_changes(boot: Any) -> None:
+    """One update from Python (discs, legal, last move, flips, ply, moves) writes each changed
+    square's disc once, and leaves the others' untouched."""
+    page = boot(8)
+    page.evaluate(
+        """() => { window.writes = [];
+            const observer = new MutationObserver((records) => { for (const r of records)
+                if (r.attributeName === 'data-disc') window.writes.push(r.target.dataset.square); });
+            for (const g of document.querySelectorAll('#view1 .reversi-widget [data-square]'))
+                observer.observe(g, { attributes: true });
+            window.observer = observer; }"""
+    )
+    discs = list(start_traits(8)["discs"])
+    for name in ("d3", "d4"):
+        discs[(int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])] = "X"
+    set_traits(page, discs="".join(discs), last_move="d3", last_flips=["d4"], ply=1, legal={"c3": ["d4"]})
+    page.wait_for_timeout(50)
+    assert sorted(page.evaluate("() => { window.observer.takeRecords(); return window.writes; }")) == ["d3", "d4"]
+
+
 def test_hover_previews_exactly_the_flips(boot: Any, legal_moves: Any) -> None:
     discs = list("-" * 64)
     for s, d in {"a1": "X", "b1": "O", "c1": "O", "d4": "O", "e5": "O", "e4": "X", "d5": "X"}.items():
@@ -165,6 +203,8 @@ AFTER_D3 = dict(
     last_flips=["d4"],
     moves=["d3"],
 )
+# One update's traits, then the redraw they share (it runs as a microtask after their change events).
+SET_AND_REDRAW = "window.setTraits(t); await Promise.resolve();"
 SNAPSHOT = """v => ['d3', 'd4', 'e5'].map(s => {
     const g = document.querySelector(v + ` [data-square="${s}"]`);
     return [g.dataset.disc, g.dataset.anim || null, g.style.getPropertyValue('--rw-delay'),
@@ -175,7 +215,7 @@ SNAPSHOT = """v => ['d3', 'd4', 'e5'].map(s => {
 def test_discs_change_at_once_animation_is_visual(boot: Any) -> None:
     page = boot(8, animation="normal", show_coordinates=False)
     set_traits(page, show_coordinates=True)  # a rebuilt board still animates the next move
-    snap = page.evaluate(f"t => {{ window.setTraits(t); return ({SNAPSHOT})('{V1}'); }}", AFTER_D3)
+    snap = page.evaluate(f"async t => {{ {SET_AND_REDRAW} return ({SNAPSHOT})('{V1}'); }}", AFTER_D3)
     (d3, d4, e5) = snap
     assert d3[:3] == ["black", "place", "0ms"]
     assert d4[:3] == ["black", "flip", "300ms"]  # flipped after the placed disc, in sequence
@@ -209,7 +249,7 @@ def test_discs_change_at_once_animation_is_visual(boot: Any) -> None:
 
 def test_no_animation_when_off_or_reduced_motion(boot: Any) -> None:
     page = boot(8, animation="off")
-    snap = page.evaluate(f"t => {{ window.setTraits(t); return ({SNAPSHOT})('{V1}'); }}", AFTER_D3)
+    snap = page.evaluate(f"async t => {{ {SET_AND_REDRAW} return ({SNAPSHOT})('{V1}'); }}", AFTER_D3)
     assert [s[:2] for s in snap] == [["black", None], ["black", None], ["white", None]]
     assert page.locator("[data-anim], .rw-anim").count() == 0
     page.emulate_media(reduced_motion="reduce")
@@ -521,7 +561,7 @@ def test_show_me_lights_each_line_in_turn_then_flips(boot: Any) -> None:
     page = boot(8, **before, show_me=True, animation="fast", turn="white")
     page.evaluate(DEMO_LOG, V1)
     state = page.evaluate(
-        f"""t => {{ window.setTraits(t);
+        f"""async t => {{ {SET_AND_REDRAW}
             const g = s => document.querySelector('{V1} [data-square="' + s + '"]');
             return [g('d5').dataset.disc, g('d5').getAttribute('data-demo-hold'),
                     getComputedStyle(g('d5').querySelector('.rw-disc-base')).fill,
@@ -803,8 +843,20 @@ def test_review_button_marks_in_the_move_list_and_chart(boot: Any) -> None:
     assert points == [[str(i), v] for i, v in enumerate(EVALUATIONS)]
     ys = page.eval_on_selector_all(f"{chart} circle[data-ply]", "els => els.map(e => +e.getAttribute('cy'))")
     assert ys[4] < ys[0] < ys[3]  # Black ahead is drawn above the middle line
-    line = page.get_attribute(f"{chart} .rw-chart-line", "points").split()
-    assert len(line) == len(EVALUATIONS)
+    # dashed over the estimates (up to the position after ply 2), solid over the exact part
+    pieces = page.eval_on_selector_all(
+        f"{chart} .rw-chart-line",
+        "els => els.map(e => [e.dataset.certainty, e.getAttribute('points').split(' ').length])",
+    )
+    assert pieces == [["estimate", 3], ["exact", 5]]
+    # labelled: the scale in discs with 0, which side is ahead, the move numbers
+    labels = page.eval_on_selector_all(f"{chart} .rw-chart-axis text", "els => els.map(e => e.textContent)")
+    assert labels[:5] == ["+16", "+8", "0", "\u22128", "\u221216"]
+    assert "\u25b2 Black ahead" in labels and "\u25bc White ahead" in labels and "discs" in labels and "move" in labels
+    numbers = page.eval_on_selector_all(
+        f"{chart} .rw-chart-axis text[text-anchor=middle]", "els => els.map(e => e.textContent)"
+    )
+    assert numbers == []  # 6 plies: no 5th move yet to number
     assert page.get_attribute(f"{chart} .rw-chart-ply", "data-ply") == "6"
     set_traits(page, ply=2)
     assert page.get_attribute(f"{chart} .rw-chart-ply", "data-ply") == "2"
@@ -815,6 +867,28 @@ def test_review_button_marks_in_the_move_list_and_chart(boot: Any) -> None:
     assert not page.is_visible(chart) and entries_with(page, "data-loss") == []
     assert entries_with(page, "data-certainty") == []
     assert page.locator(f"{V1} .rw-annot").count() == 0
+
+
+def test_the_chart_numbers_the_moves_and_keeps_a_lost_game_inside_its_frame(boot: Any) -> None:
+    """A 60-move game lost 0-64 (item 5 of issue 27): the move numbers of the move list along
+    the bottom, and the line, flat at -64 for half the game, inside the frame, not on its edge."""
+    moves = ["d3"] * 60
+    values = [0.0, -2.0, 3.0] + [-20.0 - i for i in range(28)] + [-64.0] * 30
+    page = boot(8, moves=moves, ply=60, turn="", legal={}, game_over=True)
+    set_traits(page, review_moves=[], evaluations=values)
+    chart = f"{V1} [data-role=review-chart]"
+    labels = page.eval_on_selector_all(f"{chart} .rw-chart-axis text", "els => els.map(e => e.textContent)")
+    numbers = page.eval_on_selector_all(
+        f"{chart} .rw-chart-axis text[text-anchor=middle]", "els => els.map(e => e.textContent)"
+    )
+    assert numbers == ["10", "20", "30"]
+    assert labels[:5] == ["+64", "+32", "0", "\u221232", "\u221264"]
+    frame = page.eval_on_selector(f"{chart} .rw-chart-frame", "e => [+e.getAttribute('y'), +e.getAttribute('height')]")
+    ys = page.eval_on_selector_all(f"{chart} circle[data-ply]", "els => els.map(e => +e.getAttribute('cy'))")
+    assert all(frame[0] + 3 <= y <= frame[0] + frame[1] - 3 for y in ys)  # never on the frame's edge
+    assert [
+        p for p in page.eval_on_selector_all(f"{chart} .rw-chart-line", "els => els.map(e => e.dataset.certainty)")
+    ] == ["estimate"]
 
 
 def test_pause_button_follows_paused_and_sends_pause_or_resume(boot: Any) -> None:

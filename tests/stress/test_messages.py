@@ -506,6 +506,8 @@ class WidgetMessages(RuleBasedStateMachine):
 
             def effect() -> None:
                 self.paused = pausing
+                if pausing:
+                    self._invalidate()  # a pause stops a computer thinking at once; it thinks again on resume
                 self._advance()
 
             return (any(self.computer.values()) if pausing else True), effect
@@ -712,6 +714,8 @@ class WidgetMessages(RuleBasedStateMachine):
     def python_pauses_or_resumes(self, paused: bool) -> None:
         self.widget.paused = paused
         self.paused = paused
+        if paused:
+            self._invalidate()
         self._advance()
         self._settle()
 
