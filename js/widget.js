@@ -1132,6 +1132,56 @@ function settings(ctx) {
   return { el, update, destroy: life.destroy };
 }
 
+// ---------- explorer: the master games' moves from this position, and the games behind them.
+// Python writes every word (explorer_view, in the widget's language); a move is played with an
+// ordinary move intent, an example game loaded with an explorer_game intent ----------
+function explorerPanel(ctx) {
+  const { get, send } = ctx;
+  const life = ctx.scope();
+  const title = h("span", { class: "rw-heading" });
+  const body = h("div", { class: "rw-explorer-body" });
+  const el = h("div", { class: "rw-explorer", "data-role": "explorer", hidden: true }, title, body);
+  function moveButton(row) {
+    const button = h("button", { type: "button", class: "rw-explorer-move", "data-move": String(row.move), ...OWN_KEYS }, String(row.move));
+    button.addEventListener("click", () => send(row.move === "pass" ? { kind: "pass" } : { kind: "move", square: String(row.move) }));
+    return button;
+  }
+  function gameButtons(row, load) {
+    return (row.games || []).map((game, i) => {
+      const button = h("button", { type: "button", class: "rw-explorer-game", "data-game": `${row.move}-${i}`, title: load, ...OWN_KEYS }, String(game.label));
+      button.addEventListener("click", () => send({ kind: "explorer_game", square: String(row.move), to: i }));
+      return button;
+    });
+  }
+  function update() {
+    const view = get("explorer_view", {}) || {};
+    el.hidden = !get("show_explorer", false) || !view.state;
+    title.textContent = String(view.title || "");
+    el.setAttribute("data-state", String(view.state || ""));
+    if (el.hidden) { body.replaceChildren(); return; }
+    if (view.state !== "moves") {
+      body.replaceChildren(h("p", { class: "rw-explorer-message", "data-role": "explorer-message" }, String(view.message || "")));
+      return;
+    }
+    const headings = (view.headings || []).map((text) => h("th", { scope: "col" }, String(text)));
+    const rows = [];
+    for (const row of view.moves || []) {
+      const cells = (row.cells || []).slice(1).map((text) => h("td", {}, String(text)));
+      if (cells.length > 1) { // Black's share as a bar behind its number
+        const share = clamp(Number(row.share) || 0, 0, 1);
+        cells[1].prepend(h("span", { class: "rw-explorer-bar", style: `--rw-share: ${(share * 100).toFixed(1)}%` }));
+        cells[1].classList.add("rw-explorer-share");
+      }
+      rows.push(h("tr", { "data-move": String(row.move) }, h("td", {}, moveButton(row)), ...cells));
+      const games = gameButtons(row, String(view.load || ""));
+      if (games.length) rows.push(h("tr", { class: "rw-explorer-games" }, h("td", { colspan: String(headings.length) }, ...games)));
+    }
+    body.replaceChildren(h("table", { class: "rw-explorer-table" }, h("thead", {}, h("tr", {}, ...headings)), h("tbody", {}, ...rows)));
+  }
+  life.on("explorer_view show_explorer", update);
+  return { el, update, destroy: life.destroy };
+}
+
 function render({ model, el }) {
   const ctx = viewContext(model);
   const { get } = ctx;
@@ -1151,12 +1201,13 @@ function render({ model, el }) {
   parts.moves = moveList(ctx, jump);
   parts.review = reviewChart(ctx, jump);
   parts.settings = settings(ctx);
+  parts.explorer = explorerPanel(ctx);
 
   root.append(
     h("div", { class: "rw-main" }, parts.players.el, parts.board.el, parts.notices.el, parts.practice.el,
       parts.puzzle.el),
     h("div", { class: "rw-side" }, parts.controls.el, parts.editor.el, parts.moves.el, parts.review.el,
-      parts.settings.el));
+      parts.explorer.el, parts.settings.el));
   el.append(root);
 
   // The root carries the state that styles read: theme, turn, what runs.

@@ -466,7 +466,7 @@ class ReversiWidget(WidgetTraits):
         session = self._session
         session.show_me, session.step = self.show_me, ANIMATION_STEP[self.animation]
         session.set_practice_mode(self.practice)
-        self._aids.show_scores = self.show_scores
+        self._aids.show_scores, self._aids.explorer.settings = self.show_scores, (self.show_explorer, self.explorer)
 
     # -- intents from the front end ---------------------------------------------------------
 
@@ -531,7 +531,7 @@ class ReversiWidget(WidgetTraits):
             with self._operation():
                 self._session.set_player(BLACK if change["name"] == "black" else WHITE, make_player(change["new"]))
 
-    @traitlets.observe("language", "show_me", "animation", "show_scores", "practice")
+    @traitlets.observe("language", "show_me", "animation", "show_scores", "practice", "show_explorer", "explorer")
     def _settings_changed(self, change: Any) -> None:
         """Say everything again in the new language, or follow a setting (practice switched
         off with a disc placed plays the move with its true flips)."""

@@ -18,6 +18,7 @@ from ..errors import ReversiError
 from ..progress import Progress
 from ..search import StopSignal
 from ..squares import BLACK, WHITE
+from .exploring import ExplorerPanel
 from .puzzling import hides_answer
 from .session import Session
 from .texts import Listed, Plain, Refusal, Text, color_text, discs_text, margin_text, player_title
@@ -54,6 +55,7 @@ class Aids:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.show_scores = False
+        self.explorer = ExplorerPanel()  # the Explorer panel's index, and the games it loads
         self.depth: int | None = None  # analysis_depth and analysis_time_limit (None: analyse's defaults)
         self.time_limit: float | None = None
         self.epoch = 0  # bumped when the analysis settings change

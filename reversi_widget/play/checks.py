@@ -50,6 +50,7 @@ SETTINGS = (
     "show_me",
     "practice",
     "show_scores",
+    "show_explorer",
     "animation",
     "theme",
     "size",

@@ -48,6 +48,7 @@ INTENTS: dict[str, dict[str, type]] = {
     "edit_start": {"ply": int},
     "edit_done": {"ply": int},
     "edit_cancel": {"ply": int},
+    "explorer_game": {"square": str, "to": int, "ply": int},
 }
 #: Intents that do not depend on the position, so they are never refused as stale (a
 #: Pause click during a fast computer game is always out of date by a move or two).
@@ -83,6 +84,7 @@ ACTIONS: dict[str, Action] = {
     "review": lambda session, aids, intent: aids.review(),
     "pause": lambda session, aids, intent: session.pause(),
     "resume": lambda session, aids, intent: session.resume(),
+    "explorer_game": lambda session, aids, intent: aids.explorer.load(session, str(intent.move), intent.to),
     **{kind: lambda session, aids, intent: puzzle_action(session, intent.kind) for kind in PUZZLE_INTENTS},
     **{
         kind: lambda session, aids, intent: edit_action(session, intent.kind, intent.move, intent.color)

@@ -27,6 +27,7 @@ from .checks import (
     analysis_depth,
     analysis_time_limit,
 )
+from .exploring import explorer_setting
 from .session import DEMO_LINE_STEPS
 
 __all__ = ["ASSETS", "FRONT_END_CONFIG", "WidgetTraits", "running_in_marimo"]
@@ -106,6 +107,7 @@ class WidgetTraits(anywidget.AnyWidget):
     position = traitlets.Unicode("").tag(sync=True, echo_update=False)
     actions = traitlets.Dict().tag(sync=True, echo_update=False)
     rule_notes: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
+    explorer_view = traitlets.Dict().tag(sync=True, echo_update=False)
     config = traitlets.Dict(FRONT_END_CONFIG).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
@@ -120,6 +122,7 @@ class WidgetTraits(anywidget.AnyWidget):
     show_me = traitlets.Bool(False).tag(sync=True)
     practice = traitlets.Bool(False).tag(sync=True)
     show_scores = traitlets.Bool(False).tag(sync=True)
+    show_explorer = traitlets.Bool(False).tag(sync=True)
     animation = traitlets.Enum(ANIMATIONS, default_value="normal").tag(sync=True)
     theme = traitlets.Enum(THEME_NAMES, default_value="auto").tag(sync=True)
     size = traitlets.Int(None, allow_none=True, min=MIN_PIXELS, max=MAX_PIXELS).tag(sync=True)
@@ -138,6 +141,7 @@ class WidgetTraits(anywidget.AnyWidget):
     move_delay = traitlets.Float(0.0, min=0.0)
     analysis_depth = traitlets.Int(None, allow_none=True)
     analysis_time_limit = traitlets.Float(None, allow_none=True)
+    explorer = traitlets.Any(None)  # the opening index of the Explorer panel (play/exploring.py)
 
     #: The traits only Python writes; the front end's writes to them are reverted.
     # fmt: off
@@ -147,7 +151,7 @@ class WidgetTraits(anywidget.AnyWidget):
         "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_here", "review_moves",
         "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state", "editing",
-        "position", "actions", "rule_notes"
+        "position", "actions", "rule_notes", "explorer_view"
     )
     # fmt: on
 
@@ -157,6 +161,10 @@ class WidgetTraits(anywidget.AnyWidget):
     def _valid_player(self, proposal: Any) -> Any:
         make_player(proposal["value"])  # raises UnknownPlayerError for anything unusable
         return proposal["value"]
+
+    @traitlets.validate("explorer")
+    def _valid_explorer(self, proposal: Any) -> Any:
+        return explorer_setting(proposal["value"])
 
     @traitlets.validate("analysis_depth")
     def _valid_analysis_depth(self, proposal: Any) -> int | None:

@@ -51,6 +51,7 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
     checked = practice is not None and practice.checked
     notice = session.notice
     return {
+        "explorer_view": aids.explorer.view(board, language),
         "board_size": n,
         "discs": discs,
         "turn": "" if outcome is not None else COLOR_KEY[board.turn],
