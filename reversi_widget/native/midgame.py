@@ -29,9 +29,9 @@ from . import SIZES
 from .bits import ONE, ZERO, kernel, popcount, trailing_zeros, unsigned
 from .endgame import INVERTED, MAX_MOVES, TOURNAMENT, final_score
 from .endgame import search as exact_search
-from .evaluate import evaluate, weight_array
+from .evaluate import hand_weighted, weight_array
 from .moves import FULL, flips, legal
-from .patterns import NO_PATTERNS, PatternArrays
+from .patterns import IMAGES, NO_PATTERNS, PatternArrays, feature_score, features_of, played
 from .table import (
     GENERATIONS,
     NO_VALUE,
@@ -135,7 +135,7 @@ def centi_discs(score: int) -> int:
 
 SIGNATURE = (
     "int64(int64, uint64, uint64, int64, int64, int64, uint64, int64, int64, int64, int64,"
-    " int64[:, :], int16[:, :], int32[:, :], float64[:, :, :],"
+    " int64[:, :], int16[:, :], int32[:, :], int32[:, :], float64[:, :, :],"
     " uint64[:, :], int64[:, :], uint64[:, :], uint64[:, :], int64[:, :], int64[:], int64[:])"
 )
 
@@ -156,6 +156,7 @@ def negamax(
     weights: np.ndarray,
     pattern_tables: np.ndarray,
     pattern_extras: np.ndarray,
+    features: np.ndarray,
     cuts: np.ndarray,
     table: np.ndarray,
     slots: np.ndarray,
@@ -184,12 +185,18 @@ def negamax(
         legal_o = legal(n, o, p)
         if legal_o == ZERO:
             return finished(n, p, o, rules)
+        if pattern_tables.shape[0]:  # the same discs, one ply on
+            for image in range(IMAGES):
+                features[ply + 1, image] = features[ply, image]
         return -negamax(
             n, o, p, depth, -beta, -alpha, legal_o, ply + 1, rules, generation, sel,
-            weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots, stop, stats,
+            weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
+            stop, stats,
         )  # fmt: skip
     if depth <= 0:
-        return evaluate(n, p, o, legal_p, weights, pattern_tables, pattern_extras)
+        if pattern_tables.shape[0]:
+            return feature_score(p, o, legal_p, ply, features, pattern_tables, pattern_extras)
+        return hand_weighted(n, p, o, legal_p, weights)
     empties = popcount(FULL[n] & ~(p | o))
     if depth >= empties:
         depth = empties  # every line ends: the search is exact (but for probable cuts)
@@ -233,7 +240,8 @@ def negamax(
             if -WIN < bound < WIN:
                 score = negamax(
                     n, p, o, shallow, bound - 1, bound, legal_p, ply, rules, generation, sel, weights,
-                    pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots, stop, stats,
+                    pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
+                    stop, stats,
                 )  # fmt: skip
                 if stop[0]:
                     return 0
@@ -245,7 +253,8 @@ def negamax(
             if -WIN < bound < WIN:
                 score = negamax(
                     n, p, o, shallow, bound, bound + 1, legal_p, ply, rules, generation, sel, weights,
-                    pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots, stop, stats,
+                    pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
+                    stop, stats,
                 )  # fmt: skip
                 if stop[0]:
                     return 0
@@ -256,6 +265,7 @@ def negamax(
         if first < 0:
             first = table_move(p, o, table)
     alpha0, beta0 = alpha, beta
+    learned = pattern_tables.shape[0] > 0
     # The moves, best guess first: (order, square) in this ply's row of ``slots``, and above
     # depth 1 the flips and the replies worked out for the order in its row of ``boards``.
     row = slots[ply]
@@ -280,10 +290,12 @@ def negamax(
                 # after the move, searched a little (lower first), and its replies.
                 look = min(6, max(0, (depth - 15) // 3))
                 mine, theirs = p | f | bit, o ^ f
+                if learned:
+                    played(features, ply, sq, f)
                 value = -negamax(
                     n, theirs, mine, look, -beta, -alpha, reply, ply + 1, rules, generation, sel,
-                    weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
-                    stop, stats,
+                    weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table,
+                    exact_slots, stop, stats,
                 )  # fmt: skip
                 order = ORDER_MOBILITY * popcount(reply) - value
             else:
@@ -312,23 +324,25 @@ def negamax(
         else:
             f, reply = after[2 * i], after[2 * i + 1]
             mine, theirs = p | f | bit, o ^ f
+        if learned:
+            played(features, ply, sq, f)
         if i == 0:
             score = -negamax(
                 n, theirs, mine, depth - 1, -beta, -alpha, reply, ply + 1, rules, generation, sel,
-                weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
+                weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
                 stop, stats,
             )  # fmt: skip
         else:
             score = -negamax(
                 n, theirs, mine, depth - 1, -alpha - 1, -alpha, reply, ply + 1, rules, generation, sel,
-                weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
+                weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
                 stop, stats,
             )  # fmt: skip
             if alpha < score < beta:
                 score = -negamax(
                     n, theirs, mine, depth - 1, -beta, -score, reply, ply + 1, rules, generation, sel,
-                    weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
-                    stop, stats,
+                    weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table,
+                    exact_slots, stop, stats,
                 )  # fmt: skip
         if stop[0]:
             return 0
@@ -369,9 +383,11 @@ class NativeMidgame:
         self.rules = (INVERTED if goal == "inverted" else 0) | (TOURNAMENT if scoring == "tournament" else 0)
         self.weights = weight_array(weight_table(size, default_weights(goal) if weights is None else weights))
         self.patterns = NO_PATTERNS if patterns is None else patterns
+        self.learned = patterns is not None
         self.table = np.zeros((TABLE_SIZE[size], 3), dtype=np.uint64)
         self.slots = np.zeros((MAX_PLY + 1, 128), dtype=np.int64)
         self.boards = np.zeros((MAX_PLY + 1, 128), dtype=np.uint64)
+        self.features = np.zeros((MAX_PLY + 1, IMAGES), dtype=np.int32)
         self.exact_table = np.zeros((EXACT_TABLE_SIZE[size], 3), dtype=np.uint64)
         self.exact_slots = np.zeros((size * size + 1, MAX_MOVES), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
@@ -401,10 +417,12 @@ class NativeMidgame:
         if discs != self._root_discs:  # another position: a new generation of table entries
             self._root_discs = discs
             self.generation = (self.generation + 1) % GENERATIONS
+        if self.learned:
+            features_of(np.uint64(p), np.uint64(o), self.features[0])
         score = negamax(
             self.size, p, o, depth, alpha, beta, legal, 0, self.rules, self.generation, self.selectivity,
-            self.weights, self.patterns.tables, self.patterns.extras, self.cuts, self.table, self.slots, self.boards,
-            self.exact_table, self.exact_slots, flag, self.stats,
+            self.weights, self.patterns.by_parity, self.patterns.extras, self.features, self.cuts, self.table,
+            self.slots, self.boards, self.exact_table, self.exact_slots, flag, self.stats,
         )  # fmt: skip
         if flag[0]:
             raise SearchTimeout
