@@ -31,7 +31,7 @@ from .endgame import INVERTED, MAX_MOVES, TOURNAMENT, final_score
 from .endgame import search as exact_search
 from .evaluate import hand_weighted, weight_array
 from .moves import FULL, flips, legal
-from .patterns import IMAGES, NO_PATTERNS, PatternArrays, feature_score, features_of, played
+from .patterns import IMAGES, NO_PATTERNS, PatternArrays, feature_score, features_of, passed, played
 from .table import (
     GENERATIONS,
     NO_VALUE,
@@ -185,9 +185,8 @@ def negamax(
         legal_o = legal(n, o, p)
         if legal_o == ZERO:
             return finished(n, p, o, rules)
-        if pattern_tables.shape[0]:  # the same discs, one ply on
-            for image in range(IMAGES):
-                features[ply + 1, image] = features[ply, image]
+        if pattern_tables.shape[0]:
+            passed(features, ply)
         return -negamax(
             n, o, p, depth, -beta, -alpha, legal_o, ply + 1, rules, generation, sel,
             weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,

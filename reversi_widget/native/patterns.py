@@ -35,6 +35,7 @@ __all__ = [
     "arrays_of",
     "feature_score",
     "features_of",
+    "passed",
     "pattern_arrays",
     "pattern_score",
     "played",
@@ -224,6 +225,14 @@ def played(features: Int32s, ply: int, sq: int, flipped: int) -> None:
         rest &= rest - ONE
         for k in range(SQUARE_START[square], SQUARE_START[square + 1]):
             after[SQUARE_IMAGE[k]] += step * SQUARE_POWER[k]
+
+
+@kernel("void(int32[:, :], int64)", inline=True)
+def passed(features: Int32s, ply: int) -> None:
+    """Write the features after a pass, row ``ply + 1``: the same discs, the other side to move."""
+    before, after = features[ply], features[ply + 1]
+    for image in range(IMAGES):
+        after[image] = before[image]
 
 
 @kernel("int64(uint64, uint64, uint64, int64, int32[:, :], int16[:, :], int32[:, :])", inline=True)
