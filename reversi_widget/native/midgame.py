@@ -2,12 +2,15 @@
 
 The same search as the pure one, node for node in what it computes: a fail-soft negamax
 alpha-beta with principal variation search, a pass that costs no depth, the evaluation at
-depth 0 (``native.evaluate``: the learned patterns of ``native.patterns`` when the search is
-made with them, else the hand-made weights; equal to the pure evaluation either way), a
-finished game scored as its exact margin beyond ``search.WIN``. With a fresh table both return the same score at every
-depth. Only the table differs: here a numpy array of ``TABLE_SIZE[n]`` slots in pairs (the
-second slot of a pair takes what the first cannot), replacing entries of earlier searches
-first, then shallower ones.
+depth 0 (the learned patterns of ``native.patterns`` when the search is made with them, else
+the hand-made weights of ``native.evaluate``; equal to the pure evaluation either way), a
+finished game scored as its exact margin beyond ``search.WIN``. With the learned patterns,
+every ply keeps its row of pattern features (``features``), written from its parent's row
+as each move is made (``patterns.played``), so a leaf costs a look-up an image rather than
+reading the board afresh; the hand-made evaluation keeps none. With a fresh table both
+return the same score at every depth. Only the table differs: here a numpy array of
+``TABLE_SIZE[n]`` slots in pairs (the second slot of a pair takes what the first cannot),
+replacing entries of earlier searches first, then shallower ones.
 
 Move ordering: the table's move first, then (above depth 1) the move that leaves the
 opponent the fewest replies, corners before other squares, good squares before bad ones.
@@ -169,7 +172,10 @@ def negamax(
     """The fail-soft score of ``p`` to move (``legal_p`` its moves) searched ``depth`` plies;
     meaningless if ``stop[0]`` got set. ``ply`` is the distance from the root (the row of
     ``slots`` and ``boards`` where this node sorts its moves). ``weights`` (hand-made) or
-    ``pattern_tables`` and ``pattern_extras`` (learned, when not empty) evaluate the leaves.
+    ``pattern_tables`` (``PatternArrays.by_parity``) and ``pattern_extras`` (learned, when not
+    empty) evaluate the leaves; with the learned ones, row ``ply`` of ``features`` holds this
+    node's pattern features (the root's side to move as digit 1), and the node writes row
+    ``ply + 1`` before each child it searches.
 
     ``sel`` is the selectivity (``FULL_WIDTH``: none): below it, a node whose shallow search
     predicts, by ``cuts``, a result safely outside the window returns
@@ -409,6 +415,8 @@ class NativeMidgame:
         return int(self.stats[1]) == 0
 
     def negamax(self, p: int, o: int, depth: int, alpha: int, beta: int, legal: int) -> int:
+        """The kernel's score of ``p`` to move, from ply 0: with learned patterns, the root's
+        features (``p`` as digit 1) first."""
         flag = self.stop.flag
         if self.stop.expired():
             raise SearchTimeout

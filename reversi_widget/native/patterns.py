@@ -1,15 +1,24 @@
 """The learned 8x8 evaluation compiled with numba: the same sum as ``patterns.make_pattern_evaluator``.
 
-``pattern_score`` is a standalone nopython function over two uint64 bitboards and the two
-weight arrays of ``PatternArrays``, so a compiled search can call it at its leaves without
-the GIL. How each pattern image is read (``_images``) and which phase a number of
-empties falls in (``PHASE_OF``) belong to the patterns, not to one weights file: they are
-module constants that the kernel compiles in. It adds the same int16 weights in the same
-order as the pure path, so both give the same integer for every position. Mobility comes
+``pattern_score`` is a standalone nopython function over two uint64 bitboards and the
+weight arrays of ``PatternArrays``, scoring a position from scratch: it reads every image's
+base-3 index from whole bytes of the board. How each pattern image is read (``_images``) and
+which phase a number of empties falls in (``PHASE_OF``) belong to the patterns, not to one
+weights file: they are module constants that the kernel compiles in. It adds the same int16
+weights as the pure path, so both give the same integer for every position. Mobility comes
 from the core's move generator (``moves.legal``).
 
-``NO_PATTERNS`` is the empty pair of arrays that the midgame search takes for the
-hand-weighted evaluation (``native.evaluate.evaluate`` tells the two apart by it).
+The midgame search does not read the indices afresh at every leaf: it keeps them, one row
+of *features* per ply (each image's index plus its table's start), from one point of view,
+the root's side to move as digit 1. ``features_of`` writes the root's row; ``played`` writes
+a move's row from its parent's, changing only the images of the placed and flipped squares
+(``SQUARE_START``: a handful per square); ``passed`` copies the row. ``feature_score`` then
+costs one look-up an image: in the tables as they are at even plies, and at odd ones, where
+the side to move is digit 2, in their copy with digits 1 and 2 swapped
+(``PatternArrays.by_parity``). It returns exactly what ``pattern_score`` returns.
+
+``NO_PATTERNS`` is the empty set of arrays that the midgame search takes for the
+hand-weighted evaluation (the kernels tell the two apart by it).
 """
 
 from __future__ import annotations
