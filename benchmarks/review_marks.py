@@ -9,10 +9,11 @@ is searched again two plies deeper, the played and the best move only, before it
 are set in real discs. Here every legal move of each position is scored both ways: estimated
 as the review does, and exactly (``analyse(position, depth=empties)``). The tables count each
 move by the mark its estimated loss gives (rows) and the mark its exact loss gives (columns),
-for the shipping evaluation at the compiled analysis' depth (8) and at the pure path's (4:
-the compiled search gives the pure one's scores at a depth, faster), each with and without
-the deeper check, and for the hand-made evaluation (the same search, ``learned=False``)
-beside them.
+for the shipping evaluation at the compiled review's depth (``review_depth``: 6, checked at
+8), at the compiled analysis' depth (8) and at the pure path's (4: the compiled search gives
+the pure one's scores at a depth, faster), with and without the deeper check, for the
+hand-made evaluation (the same search, ``learned=False``) beside them, and with
+``--selective`` for selective searches to the end.
 
 Positions: the 2016-2021 WTHOR games at ``--empties`` (21 by default: one more than the
 compiled ``analyse`` solves exactly, so the first the review estimates, and few enough to
@@ -29,11 +30,12 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from reversi_widget import Board, native
-from reversi_widget.analysis import REVIEW_CHECK_PLIES, REVIEW_MARKS, analyse, default_depth, judge
-from reversi_widget.search import INFINITY, score_to_margin
+from reversi_widget.analysis import REVIEW_CHECK_PLIES, REVIEW_MARKS, analyse, default_depth, judge, review_depth
+from reversi_widget.search import FULL_WIDTH, INFINITY, score_to_margin
 from reversi_widget.search.midgame import make_midgame
 from reversi_widget.wthor import read_wthor
 
@@ -75,6 +77,27 @@ def hand_made_losses(board: Board, depth: int) -> Scores:
         for d in range(1, depth + 1):  # iterative deepening fills the table, as analyse does
             value = -search.negamax(no, np_, d - 1, -INFINITY, INFINITY, geo.moves(no, np_))
         scores[str(move)] = min(64.0, max(-64.0, score_to_margin(value)[0]))
+    return losses(scores)
+
+
+def selective_end_losses(board: Board, selectivity: int) -> Scores:
+    """Every move scored by a selective search to the end (probable cuts at ``selectivity``,
+    ``native.midgame.SELECTIVITY_T``), each with a full window: what the review would get if
+    it searched to the end selectively where it now estimates at a depth."""
+    rules = board.rules
+    search = make_midgame(board.size, rules.goal, rules.scoring)
+    search.selectivity = selectivity
+    p, o = board.sides()
+    geo = board.geometry
+    empties = board.empty_count()
+    scores: Scores = {}
+    for move in board.legal_moves:
+        sq = move.square
+        assert sq is not None
+        f = geo.flips(p, o, sq)
+        no, np_ = o ^ f, p | f | (1 << sq)
+        value = -search.negamax(no, np_, empties - 1, -INFINITY, INFINITY, geo.moves(no, np_))
+        scores[str(move)] = score_to_margin(value)[0]
     return losses(scores)
 
 
@@ -126,6 +149,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--empties", type=int, default=21)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--selective",
+        type=int,
+        nargs="*",
+        default=[],
+        choices=range(FULL_WIDTH),
+        help="also score every move by a selective search to the end at these selectivities (slow)",
+    )
     args = parser.parse_args(argv)
     if not (native.wait("midgame") and native.wait("endgame")):
         raise SystemExit(f"the compiled core is not available: {native.failure()}")
@@ -133,8 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     played_next = next_moves(args.data, [p.moves for p in positions])
     depth = default_depth(8)  # the compiled analysis' own; the pure path's (4) gives the same scores at 4
     deeper = depth + REVIEW_CHECK_PLIES
+    at = review_depth(8)  # the compiled review's own
     estimators: dict[str, Callable[[Board], Scores]] = {
-        f"learned, depth {depth}, marks checked at {deeper} (the review)": lambda board: learned_losses(
+        f"learned, depth {at}, marks checked at {at + REVIEW_CHECK_PLIES} (the review)": lambda board: learned_losses(
+            board, at, True
+        ),
+        f"learned, depth {depth}, marks checked at {deeper} (analyse's depth)": lambda board: learned_losses(
             board, depth, True
         ),
         f"learned, depth {depth}, unchecked": lambda board: learned_losses(board, depth, False),
@@ -144,6 +179,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"learned, depth {PURE_DEPTH}, unchecked": lambda board: learned_losses(board, PURE_DEPTH, False),
         f"hand-made, depth {depth}, unchecked": lambda board: hand_made_losses(board, depth),
     }
+    for s in args.selective:
+        estimators[f"learned, selective search to the end, selectivity {s}"] = partial(
+            selective_end_losses, selectivity=s
+        )
     pairs: dict[str, list[tuple[float, float]]] = {name: [] for name in estimators}
     played: dict[str, list[tuple[float, float]]] = {name: [] for name in estimators}
     start = time.perf_counter()

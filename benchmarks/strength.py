@@ -541,12 +541,13 @@ class Settings:
     workdir: Path
     clock: int
     clocked: bool  # the engine plays on a game clock (else on the fallback limit a move)
+    our_clock: float  # seconds on our game clock (Zebra leaves part of its own unused)
 
     def engine(self, seed: int) -> Engine:
         make: Any = Engine  # ``clock`` is new; an engine without it takes a limit a move
         if self.clocked:
-            return make(7, clock=float(self.clock), seed=seed)  # type: ignore[no-any-return]
-        return Engine(7, time_limit=self.clock / MOVES_PER_SIDE, seed=seed)
+            return make(7, clock=self.our_clock, seed=seed)  # type: ignore[no-any-return]
+        return Engine(7, time_limit=self.our_clock / MOVES_PER_SIDE, seed=seed)
 
     def command(self, ours_black: bool, opening: Sequence[str]) -> list[str]:
         zebra = ["60", "60", "60"]
@@ -766,6 +767,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--zebra", type=Path, default=DEFAULT_ZEBRA, help="the Zebra binary (coeffs2.bin beside it)")
     parser.add_argument("--coeffs", type=Path, default=None, help="Zebra's coeffs2.bin (default: beside the binary)")
     parser.add_argument("--clock", type=int, default=DEFAULT_CLOCK, help="seconds on each side's game clock")
+    parser.add_argument(
+        "--our-clock",
+        type=float,
+        default=None,
+        help="seconds on our game clock (default: --clock); Zebra keeps part of its clock unused, so for an"
+        " equal time a move give ours what Zebra spends (the summary prints both)",
+    )
     parser.add_argument("--openings", type=int, default=20, help="random 4-ply openings, each played with both colours")
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings")
     parser.add_argument("--first", type=int, default=0, help="skip this many games (to run a match in parts)")
@@ -774,6 +782,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.clock <= 0:
         parser.error(f"--clock must be a positive number of seconds, got {args.clock}")
+    our_clock = float(args.clock) if args.our_clock is None else args.our_clock
+    if not (0 < our_clock < float("inf")):
+        parser.error(f"--our-clock must be a positive number of seconds, got {args.our_clock}")
     coeffs = args.coeffs or args.zebra.parent / "coeffs2.bin"
     for path, what in ((args.zebra, "the Zebra binary"), (coeffs, "Zebra's coeffs2.bin")):
         if not path.is_file():
@@ -788,12 +799,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"compiled kernels and evaluation ready after {time.perf_counter() - start:.1f} s", flush=True)
     clocked = "clock" in inspect.signature(Engine).parameters
     if clocked:
-        note = f"Engine(7, clock={args.clock}): the same game clock as Zebra"
+        same = "the same game clock as Zebra" if our_clock == args.clock else f"Zebra's clock is {args.clock} s"
+        note = f"Engine(7, clock={our_clock:g}): {same}"
     else:
-        limit = args.clock / MOVES_PER_SIDE
+        limit = our_clock / MOVES_PER_SIDE
         note = (
             f"Engine(7, time_limit={limit:.2f}): this engine has no game clock yet, so it gets"
-            f" {args.clock} s / {MOVES_PER_SIDE} a move instead"
+            f" {our_clock:g} s / {MOVES_PER_SIDE} a move instead"
         )
     print(f"Zebra: {args.zebra}, no book, -time {args.clock} 0 {args.clock} 0; ours: {note}", flush=True)
     schedule = [(line, black) for line in openings(args.openings, args.seed) for black in (True, False)]
@@ -802,7 +814,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="zebra-") as scratch:
         workdir = Path(scratch)
         (workdir / "coeffs2.bin").symlink_to(coeffs.resolve())
-        settings = Settings(args.zebra.resolve(), workdir, args.clock, clocked)
+        settings = Settings(args.zebra.resolve(), workdir, args.clock, clocked, our_clock)
         check_zebra_endgame(settings.zebra, workdir)
         print("Zebra's exact endgame scores agree with the package's solver on 3 positions at 16 empties", flush=True)
         for number, (line, ours_black) in enumerate(schedule, args.first + 1):

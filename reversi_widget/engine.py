@@ -131,8 +131,8 @@ LEVEL_SETTINGS: dict[int, LevelSettings] = {
 #: they solve exactly and prove wins from further out. The other levels play the same.
 NATIVE_LEVEL_SETTINGS: dict[int, LevelSettings] = {
     **LEVEL_SETTINGS,
-    6: LevelSettings(MAX_DEPTH, 0.5, 18, 20, noise=0, spread=0.02, crude=False, selectivity=1, selective_empties=24),
-    7: LevelSettings(MAX_DEPTH, 1.0, 22, 24, noise=0, spread=0.02, crude=False, selectivity=1, selective_empties=28),
+    6: LevelSettings(MAX_DEPTH, 0.5, 18, 20, noise=0, spread=0.02, crude=False, selectivity=0, selective_empties=24),
+    7: LevelSettings(MAX_DEPTH, 1.0, 22, 24, noise=0, spread=0.02, crude=False, selectivity=0, selective_empties=28),
 }
 
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry import geometry
-from ..search import FULL_WIDTH, INFINITY, WIN, SearchTimeout, StopSignal
+from ..search import FULL_WIDTH, INFINITY, WIN, SearchTimeout, StopSignal, exact_score
+from ..search import margin_floor as search_margin_floor
 from ..search.evaluate import Weights, default_weights, square_table, weight_table
 from ..search.probcut import Calibration, cut_rows
 from . import SIZES
@@ -92,14 +93,8 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 VALUES, CORNERS = _tables()
 
 
-@kernel("int64(int64)", inline=True)
-def exact_value(margin: int) -> int:
-    """``search.exact_score``: the search score of a final disc margin."""
-    if margin > 0:
-        return margin * 100 + WIN
-    if margin < 0:
-        return margin * 100 - WIN
-    return 0
+#: ``search.exact_score``: the search score of a final disc margin (the pure function, compiled).
+exact_value = kernel("int64(int64)", inline=True)(exact_score)
 
 
 @kernel("int64(int64, uint64, uint64, int64)", inline=True)
@@ -108,16 +103,8 @@ def finished(n: int, p: int, o: int, rules: int) -> int:
     return exact_value(final_score(n, p, o, rules))
 
 
-@kernel("int64(int64)", inline=True)
-def margin_floor(score: int) -> int:
-    """The largest final margin whose search score is at most ``score``."""
-    if score >= WIN:
-        return (score - WIN) // 100
-    if score >= 0:
-        return 0
-    if score > -WIN:
-        return -1
-    return min(-1, (score + WIN) // 100)
+#: ``search.margin_floor``: the largest final margin whose search score is at most a score.
+margin_floor = kernel("int64(int64)", inline=True)(search_margin_floor)
 
 
 @kernel("int64(int64)", inline=True)
