@@ -333,7 +333,9 @@ def all_ran(page: Any) -> list[str]:
 @pytest.mark.slow
 def test_a_run_all_before_python_has_started_says_so_and_runs_once_it_is_ready(site: Site) -> None:
     """Run All the moment the notebook shows, Python still starting: JupyterLab alone runs no
-    cell and says nothing; the site says that Python is starting, then runs every cell."""
+    cell and says nothing; the site says that Python is starting, then runs every cell. (When
+    Python gets ready while JupyterLab's own Run All still waits for it, that Run All runs the
+    cells itself, and there is nothing to say: every cell must have run either way.)"""
     page = open_notebook(site.browser, site.url, site.outside, site.proxy, "01-play.ipynb", wait_kernel=False)
     page.wait_for_function(
         """() => { const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -342,14 +344,26 @@ def test_a_run_all_before_python_has_started_says_so_and_runs_once_it_is_ready(s
     starting = page.evaluate(
         """() => { const context = window.jupyterapp.shell.currentWidget.sessionContext;
             const kernel = context.session && context.session.kernel;
-            window.jupyterapp.commands.execute('notebook:run-all-cells');
+            window.__ranAll = undefined;
+            window.jupyterapp.commands.execute('notebook:run-all-cells').then(
+                (ran) => { window.__ranAll = ran; }, () => { window.__ranAll = false; });
             return !kernel || kernel.status !== 'idle'; }"""
     )
     assert starting  # asked before Python was ready
     said = page.locator(".jp-toast-message", has_text="Python is still starting")
-    said.first.wait_for(timeout=60_000)
+    # The notice, or JupyterLab's own Run All done (it ran the cells: Python got ready in time).
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('.jp-toast-message')]
+                .some(n => n.textContent.includes('Python is still starting'))
+            || (window.__ranAll !== undefined && window.__ranAll !== false)""",
+        timeout=120_000,
+    )
+    noticed = said.count() > 0
     assert all_ran(page) == []
-    said.first.wait_for(state="detached", timeout=30_000)  # the notice goes once the cells have run
+    if noticed:
+        said.first.wait_for(state="detached", timeout=30_000)  # the notice goes once the cells have run
+    else:
+        assert page.evaluate("() => window.__ranAll") not in (None, False)
     boards = page.evaluate(
         """() => window.jupyterapp.shell.currentWidget.content.widgets.filter(c => c.model.type === 'code'
             && c.model.outputs.toJSON().some(o => (o.data || {})['application/vnd.jupyter.widget-view+json'])).length"""
