@@ -5,10 +5,12 @@ terms, the same masks (built from ``evaluation.masks``) and the same integer wei
 ``evaluation.weight_table``, one row per number of empty squares), so it returns exactly
 what the pure evaluation returns for every position, goal and set of weights.
 
-``evaluate`` is the one function the midgame search calls. It takes both kinds of weights:
-the learned pattern arrays of ``native.patterns`` (8x8 only), used when they are not empty,
-else the hand-made weight table. One compiled kernel serves both, with one explicit
-signature; the search for the hand-made evaluation passes ``patterns.NO_PATTERNS``.
+``evaluate`` scores a position from scratch with either kind of weights: the learned
+pattern arrays of ``native.patterns`` (8x8 only), used when they are not empty, else the
+hand-made weight table. One compiled kernel serves both, with one explicit signature. The
+midgame search calls ``hand_weighted`` itself, and with learned patterns
+``patterns.feature_score``, which reads the features it keeps move by move rather than the
+board: the same integer as ``evaluate``.
 """
 
 from __future__ import annotations
@@ -161,7 +163,7 @@ def hand_weighted(n: int, p: int, o: int, legal_p: int, weights: np.ndarray) -> 
 def evaluate(
     n: int, p: int, o: int, legal_p: int, weights: np.ndarray, pattern_tables: Int16s, pattern_extras: Int32s
 ) -> int:
-    """The evaluation the midgame search calls: the learned patterns where their tables are
+    """A position's evaluation from scratch: the learned patterns where their tables are
     given, else the hand-made ``weights`` (see the module's docstring)."""
     if pattern_tables.shape[0]:
         return pattern_score(p, o, legal_p, pattern_tables, pattern_extras)

@@ -2,12 +2,15 @@
 
 The same search as the pure one, node for node in what it computes: a fail-soft negamax
 alpha-beta with principal variation search, a pass that costs no depth, the evaluation at
-depth 0 (``native.evaluate``: the learned patterns of ``native.patterns`` when the search is
-made with them, else the hand-made weights; equal to the pure evaluation either way), a
-finished game scored as its exact margin beyond ``search.WIN``. With a fresh table both return the same score at every
-depth. Only the table differs: here a numpy array of ``TABLE_SIZE[n]`` slots in pairs (the
-second slot of a pair takes what the first cannot), replacing entries of earlier searches
-first, then shallower ones.
+depth 0 (the learned patterns of ``native.patterns`` when the search is made with them, else
+the hand-made weights of ``native.evaluate``; equal to the pure evaluation either way), a
+finished game scored as its exact margin beyond ``search.WIN``. With the learned patterns,
+every ply keeps its row of pattern features (``features``), written from its parent's row
+as each move is made (``patterns.played``), so a leaf costs a look-up an image rather than
+reading the board afresh; the hand-made evaluation keeps none. With a fresh table both
+return the same score at every depth. Only the table differs: here a numpy array of
+``TABLE_SIZE[n]`` slots in pairs (the second slot of a pair takes what the first cannot),
+replacing entries of earlier searches first, then shallower ones.
 
 Move ordering: the table's move first, then (above depth 1) the move that leaves the
 opponent the fewest replies, corners before other squares, good squares before bad ones.
@@ -30,9 +33,9 @@ from . import SIZES
 from .bits import ONE, ZERO, kernel, popcount, trailing_zeros, unsigned
 from .endgame import INVERTED, MAX_MOVES, TOURNAMENT, final_score
 from .endgame import search as exact_search
-from .evaluate import evaluate, weight_array
+from .evaluate import hand_weighted, weight_array
 from .moves import FULL, flips, legal
-from .patterns import NO_PATTERNS, PatternArrays
+from .patterns import IMAGES, NO_PATTERNS, PatternArrays, feature_score, features_of, passed, played
 from .table import (
     GENERATIONS,
     NO_VALUE,
@@ -122,7 +125,7 @@ def centi_discs(score: int) -> int:
 
 SIGNATURE = (
     "int64(int64, uint64, uint64, int64, int64, int64, uint64, int64, int64, int64, int64,"
-    " int64[:, :], int16[:, :], int32[:, :], float64[:, :, :],"
+    " int64[:, :], int16[:, :], int32[:, :], int32[:, :], float64[:, :, :],"
     " uint64[:, :], int64[:, :], uint64[:, :], uint64[:, :], int64[:, :], int64[:], int64[:])"
 )
 
@@ -143,6 +146,7 @@ def negamax(
     weights: np.ndarray,
     pattern_tables: np.ndarray,
     pattern_extras: np.ndarray,
+    features: np.ndarray,
     cuts: np.ndarray,
     table: np.ndarray,
     slots: np.ndarray,
@@ -155,7 +159,10 @@ def negamax(
     """The fail-soft score of ``p`` to move (``legal_p`` its moves) searched ``depth`` plies;
     meaningless if ``stop[0]`` got set. ``ply`` is the distance from the root (the row of
     ``slots`` and ``boards`` where this node sorts its moves). ``weights`` (hand-made) or
-    ``pattern_tables`` and ``pattern_extras`` (learned, when not empty) evaluate the leaves.
+    ``pattern_tables`` (``PatternArrays.by_parity``) and ``pattern_extras`` (learned, when not
+    empty) evaluate the leaves; with the learned ones, row ``ply`` of ``features`` holds this
+    node's pattern features (the root's side to move as digit 1), and the node writes row
+    ``ply + 1`` before each child it searches.
 
     ``sel`` is the selectivity (``FULL_WIDTH``: none): below it, a node whose shallow search
     predicts, by ``cuts``, a result safely outside the window returns
@@ -171,12 +178,17 @@ def negamax(
         legal_o = legal(n, o, p)
         if legal_o == ZERO:
             return finished(n, p, o, rules)
+        if pattern_tables.shape[0]:
+            passed(features, ply)
         return -negamax(
             n, o, p, depth, -beta, -alpha, legal_o, ply + 1, rules, generation, sel,
-            weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots, stop, stats,
+            weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
+            stop, stats,
         )  # fmt: skip
     if depth <= 0:
-        return evaluate(n, p, o, legal_p, weights, pattern_tables, pattern_extras)
+        if pattern_tables.shape[0]:
+            return feature_score(p, o, legal_p, ply, features, pattern_tables, pattern_extras)
+        return hand_weighted(n, p, o, legal_p, weights)
     empties = popcount(FULL[n] & ~(p | o))
     if depth >= empties:
         depth = empties  # every line ends: the search is exact (but for probable cuts)
@@ -220,7 +232,8 @@ def negamax(
             if -WIN < bound < WIN:
                 score = negamax(
                     n, p, o, shallow, bound - 1, bound, legal_p, ply, rules, generation, sel, weights,
-                    pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots, stop, stats,
+                    pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
+                    stop, stats,
                 )  # fmt: skip
                 if stop[0]:
                     return 0
@@ -232,7 +245,8 @@ def negamax(
             if -WIN < bound < WIN:
                 score = negamax(
                     n, p, o, shallow, bound, bound + 1, legal_p, ply, rules, generation, sel, weights,
-                    pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots, stop, stats,
+                    pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
+                    stop, stats,
                 )  # fmt: skip
                 if stop[0]:
                     return 0
@@ -243,6 +257,7 @@ def negamax(
         if first < 0:
             first = table_move(p, o, table)
     alpha0, beta0 = alpha, beta
+    learned = pattern_tables.shape[0] > 0
     # The moves, best guess first: (order, square) in this ply's row of ``slots``, and above
     # depth 1 the flips and the replies worked out for the order in its row of ``boards``.
     row = slots[ply]
@@ -267,10 +282,12 @@ def negamax(
                 # after the move, searched a little (lower first), and its replies.
                 look = min(6, max(0, (depth - 15) // 3))
                 mine, theirs = p | f | bit, o ^ f
+                if learned:
+                    played(features, ply, sq, f)
                 value = -negamax(
                     n, theirs, mine, look, -beta, -alpha, reply, ply + 1, rules, generation, sel,
-                    weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
-                    stop, stats,
+                    weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table,
+                    exact_slots, stop, stats,
                 )  # fmt: skip
                 order = ORDER_MOBILITY * popcount(reply) - value
             else:
@@ -299,23 +316,25 @@ def negamax(
         else:
             f, reply = after[2 * i], after[2 * i + 1]
             mine, theirs = p | f | bit, o ^ f
+        if learned:
+            played(features, ply, sq, f)
         if i == 0:
             score = -negamax(
                 n, theirs, mine, depth - 1, -beta, -alpha, reply, ply + 1, rules, generation, sel,
-                weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
+                weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
                 stop, stats,
             )  # fmt: skip
         else:
             score = -negamax(
                 n, theirs, mine, depth - 1, -alpha - 1, -alpha, reply, ply + 1, rules, generation, sel,
-                weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
+                weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table, exact_slots,
                 stop, stats,
             )  # fmt: skip
             if alpha < score < beta:
                 score = -negamax(
                     n, theirs, mine, depth - 1, -beta, -score, reply, ply + 1, rules, generation, sel,
-                    weights, pattern_tables, pattern_extras, cuts, table, slots, boards, exact_table, exact_slots,
-                    stop, stats,
+                    weights, pattern_tables, pattern_extras, features, cuts, table, slots, boards, exact_table,
+                    exact_slots, stop, stats,
                 )  # fmt: skip
         if stop[0]:
             return 0
@@ -356,9 +375,11 @@ class NativeMidgame:
         self.rules = (INVERTED if goal == "inverted" else 0) | (TOURNAMENT if scoring == "tournament" else 0)
         self.weights = weight_array(weight_table(size, default_weights(goal) if weights is None else weights))
         self.patterns = NO_PATTERNS if patterns is None else patterns
+        self.learned = patterns is not None
         self.table = np.zeros((TABLE_SIZE[size], 3), dtype=np.uint64)
         self.slots = np.zeros((MAX_PLY + 1, 128), dtype=np.int64)
         self.boards = np.zeros((MAX_PLY + 1, 128), dtype=np.uint64)
+        self.features = np.zeros((MAX_PLY + 1, IMAGES), dtype=np.int32)
         self.exact_table = np.zeros((EXACT_TABLE_SIZE[size], 3), dtype=np.uint64)
         self.exact_slots = np.zeros((size * size + 1, MAX_MOVES), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
@@ -381,6 +402,8 @@ class NativeMidgame:
         return int(self.stats[1]) == 0
 
     def negamax(self, p: int, o: int, depth: int, alpha: int, beta: int, legal: int) -> int:
+        """The kernel's score of ``p`` to move, from ply 0: with learned patterns, the root's
+        features (``p`` as digit 1) first."""
         flag = self.stop.flag
         if self.stop.expired():
             raise SearchTimeout
@@ -388,10 +411,12 @@ class NativeMidgame:
         if discs != self._root_discs:  # another position: a new generation of table entries
             self._root_discs = discs
             self.generation = (self.generation + 1) % GENERATIONS
+        if self.learned:
+            features_of(np.uint64(p), np.uint64(o), self.features[0])
         score = negamax(
             self.size, p, o, depth, alpha, beta, legal, 0, self.rules, self.generation, self.selectivity,
-            self.weights, self.patterns.tables, self.patterns.extras, self.cuts, self.table, self.slots, self.boards,
-            self.exact_table, self.exact_slots, flag, self.stats,
+            self.weights, self.patterns.by_parity, self.patterns.extras, self.features, self.cuts, self.table,
+            self.slots, self.boards, self.exact_table, self.exact_slots, flag, self.stats,
         )  # fmt: skip
         if flag[0]:
             raise SearchTimeout
