@@ -62,21 +62,30 @@ def learned_losses(board: Board, depth: int, check: bool) -> Scores:
     return {str(m.move): judge(board, analysis, m.move, check=check)[2] for m in analysis.moves}
 
 
-def hand_made_losses(board: Board, depth: int) -> Scores:
-    """The same with the hand-made evaluation: each move searched with a full window."""
-    rules = board.rules
-    search = make_midgame(board.size, rules.goal, rules.scoring, learned=False)
+def children(board: Board) -> list[tuple[str, int, int, int]]:
+    """(move, opponent's and mover's bitboards after it, the opponent's replies) for every
+    legal move: the positions a search of each move starts from."""
     p, o = board.sides()
     geo = board.geometry
-    scores: Scores = {}
+    out = []
     for move in board.legal_moves:
         sq = move.square
         assert sq is not None
         f = geo.flips(p, o, sq)
         no, np_ = o ^ f, p | f | (1 << sq)
+        out.append((str(move), no, np_, geo.moves(no, np_)))
+    return out
+
+
+def hand_made_losses(board: Board, depth: int) -> Scores:
+    """The same with the hand-made evaluation: each move searched with a full window."""
+    rules = board.rules
+    search = make_midgame(board.size, rules.goal, rules.scoring, learned=False)
+    scores: Scores = {}
+    for move, no, np_, reply in children(board):
         for d in range(1, depth + 1):  # iterative deepening fills the table, as analyse does
-            value = -search.negamax(no, np_, d - 1, -INFINITY, INFINITY, geo.moves(no, np_))
-        scores[str(move)] = min(64.0, max(-64.0, score_to_margin(value)[0]))
+            value = -search.negamax(no, np_, d - 1, -INFINITY, INFINITY, reply)
+        scores[move] = min(64.0, max(-64.0, score_to_margin(value)[0]))
     return losses(scores)
 
 
@@ -87,17 +96,11 @@ def selective_end_losses(board: Board, selectivity: int) -> Scores:
     rules = board.rules
     search = make_midgame(board.size, rules.goal, rules.scoring)
     search.selectivity = selectivity
-    p, o = board.sides()
-    geo = board.geometry
     empties = board.empty_count()
     scores: Scores = {}
-    for move in board.legal_moves:
-        sq = move.square
-        assert sq is not None
-        f = geo.flips(p, o, sq)
-        no, np_ = o ^ f, p | f | (1 << sq)
-        value = -search.negamax(no, np_, empties - 1, -INFINITY, INFINITY, geo.moves(no, np_))
-        scores[str(move)] = score_to_margin(value)[0]
+    for move, no, np_, reply in children(board):
+        value = -search.negamax(no, np_, empties - 1, -INFINITY, INFINITY, reply)
+        scores[move] = score_to_margin(value)[0]
     return losses(scores)
 
 
