@@ -40,6 +40,7 @@ __all__ = [
     "EXACT_EMPTIES",
     "EXACT_EMPTIES_TIMED",
     "REVIEW_CHECK_PLIES",
+    "REVIEW_END_EMPTIES",
     "REVIEW_EXACT_PLIES",
     "REVIEW_EXTRA_SECONDS",
     "REVIEW_MARKS",
@@ -75,6 +76,20 @@ REVIEW_CHECK_PLIES = 2
 #: two plies short of ``analyse``'s, so that a 60-70-ply game is reviewed in a few seconds
 #: (``benchmarks/review.py``); its marks are checked two plies deeper, at ``analyse``'s depth.
 REVIEW_DEPTH_COMPILED_8X8 = 6
+#: With ``check``, a position that is not solved exactly but has at most this many empty
+#: squares has its played and best move searched to the end by a selective search (where
+#: one is calibrated: 8x8 classic) before the verdict: there two estimates at a depth
+#: disagree with the exact scores on one mark in three, the search to the end on fewer than
+#: one in six (``benchmarks/review_marks.py``)...
+REVIEW_END_EMPTIES = 22
+#: ... at this selectivity (``native.midgame.SELECTIVITY_T``: a cut needs the deep score
+#: 1.5 spreads beyond the window, about 87% sure) ...
+REVIEW_END_SELECTIVITY = 1
+#: ... within this many seconds for the position; past them the check falls back to the
+#: search ``REVIEW_CHECK_PLIES`` deeper.
+REVIEW_END_SECONDS = 1.0
+#: Discs either side of a move's estimate where its search to the end looks first.
+END_ASPIRATION = 4
 
 
 def exact_empties(size: int, timed: bool) -> int:
@@ -588,9 +603,15 @@ def judged(
             f"not {position.to_string()!r} ({COLOR_NAMES[position.turn]} to move, {rules.goal}, {rules.scoring})"
         )
     top, mine = analysis.best, analysis[played]
-    if not check or _loss(top, mine) < REVIEW_MARKS[-1][0] or (mine.exact and top.exact):
+    if not check or (mine.exact and top.exact):
         return analysis
     signal = StopSignal() if stop is None else stop
+    if _ends_checkable(position):
+        ended = _end_checked(position, analysis, played, signal)
+        if ended is not None:
+            return ended
+    if _loss(top, mine) < REVIEW_MARKS[-1][0]:
+        return analysis
     deeper = analysis.depth + REVIEW_CHECK_PLIES
     entries = {entry.move: entry for entry in analysis.moves}
     checked: set[Move] = set()
@@ -605,6 +626,78 @@ def judged(
         ranked = sorted(entries.values(), key=lambda e: -e.rank)
         top, mine = ranked[0], entries[played]
     return replace(analysis, moves=tuple(ranked))
+
+
+def _ends_checkable(position: Board) -> bool:
+    """Whether ``judged`` searches this position's moves to the end (``REVIEW_END_EMPTIES``):
+    only where the compiled search can cut probably; a full-width one would not finish."""
+    rules = position.rules
+    return (
+        position.empty_count() <= REVIEW_END_EMPTIES
+        and compiled_midgame_ready(position.size)
+        and make_midgame(position.size, rules.goal, rules.scoring).selective
+    )
+
+
+def _end_checked(position: Board, analysis: Analysis, played: Move, stop: StopSignal) -> Analysis | None:
+    """``analysis`` with the played and the best move (the runner-up, where the played move
+    is best) searched to the end by a selective search, and again the best of the others
+    while one of them ranks above both; None past ``REVIEW_END_SECONDS``. Its scores are
+    final margins: exact where no probable cut touched any of them, else estimates (then
+    every margin searched to the end is one, so that they compare with each other by their
+    margins, and with the rest by their scores)."""
+    rules = position.rules
+    search = make_midgame(position.size, rules.goal, rules.scoring)
+    search.stop = stop
+    search.selectivity = REVIEW_END_SELECTIVITY
+    depth = position.empty_count() - 1
+    children = {move: (no, np_) for move, no, np_ in _children(position)}
+    moves = position.geometry.moves
+    entries = {entry.move: entry for entry in analysis.moves}
+    ended: dict[Move, tuple[float, tuple[Move, ...]]] = {}
+    certain = True
+    top = analysis.best
+    ranked = list(analysis.moves)
+    stop.set_deadline(time.perf_counter() + REVIEW_END_SECONDS)
+    try:
+        with paused_gc():
+            while top.move not in ended:
+                # The best move played is weighed against the runner-up: an estimate that
+                # ranks it first may be wrong, and the mistake is what a review is for.
+                rival = top.move if top.move != played else next(iter(ranked[1:2]), top).move
+                for move in dict.fromkeys((rival, played)):
+                    if move in ended:
+                        continue
+                    no, np_ = children[move]
+                    search.certain_since()
+                    score = _end_window_search(search, no, np_, depth, moves(no, np_), entries[move].score)
+                    certain = certain and search.certain
+                    line = (move, *_moves_of(search.principal_line(no, np_, depth), position.size))
+                    # A probable cut inside a null window returns a margin's bound, a hair off it.
+                    ended[move] = (float(round(score_to_margin(score)[0])), line)
+                    for each, (margin, each_line) in ended.items():
+                        entries[each] = MoveAnalysis(each, margin, certain, each_line, depth + 1)
+                ranked = sorted(entries.values(), key=lambda e: -e.rank)
+                top = ranked[0]
+    except SearchTimeout:
+        if stop.halted:
+            raise
+        return None
+    finally:
+        stop.set_deadline(None)
+    return replace(analysis, moves=tuple(ranked), nodes=analysis.nodes + search.take_nodes())
+
+
+def _end_window_search(search: Midgame, no: int, np_: int, depth: int, reply: int, guess: float) -> int:
+    """The score of a move searched to the end (``depth`` is the empties after it): first in
+    a window of ``END_ASPIRATION`` discs either side of its estimate ``guess``, which most
+    final margins fall in at a fraction of the cost, then, outside it, in the full window."""
+    centre = round(guess)
+    alpha, beta = exact_score(centre - END_ASPIRATION), exact_score(centre + END_ASPIRATION)
+    score = -search.negamax(no, np_, depth, -beta, -alpha, reply)
+    if alpha < score < beta:
+        return score
+    return -search.negamax(no, np_, depth, -INFINITY, INFINITY, reply)
 
 
 def _loss(top: MoveAnalysis, mine: MoveAnalysis) -> float:

@@ -10,17 +10,21 @@ from typing import Any
 import pytest
 
 from reversi_widget import BLACK, Board, IllegalMoveError, InvalidPositionError, Move, Rules, native
+from reversi_widget import analysis as analysis_module
 from reversi_widget.analysis import (
     REVIEW_CHECK_PLIES,
+    REVIEW_END_EMPTIES,
     REVIEW_MARKS,
     Analysis,
     MoveAnalysis,
     analyse,
     default_depth,
     evaluations,
+    exact_empties,
     judge,
     judged,
     review,
+    review_depth,
     review_mark,
     review_totals,
     within_board,
@@ -462,6 +466,68 @@ def test_judge_checks_an_estimated_loss_worth_a_mark_deeper() -> None:
                 unchecked += 1
                 assert (top, mine) == (analysis.best, entry)
     assert checked >= 10 and unchecked >= 10
+
+
+def test_near_the_end_judge_searches_the_played_and_the_best_move_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to ``REVIEW_END_EMPTIES`` the verdict is read from selective searches to the end of
+    the played move and of the best one (the runner-up where the played move ranks first),
+    not from estimates at a depth: their scores are final margins, nearer the solver's than
+    the estimates, and a margin called exact is the solver's."""
+    from tests.native_support import require_compiled
+
+    require_compiled("midgame")
+    require_compiled("endgame")
+    monkeypatch.setattr(analysis_module, "REVIEW_END_SECONDS", 60.0)  # no fallback on a loaded machine
+    errors: dict[str, list[float]] = {"to the end": [], "estimate": []}
+    for seed in (3, 5):
+        board = position(8, 61 - REVIEW_END_EMPTIES, seed)
+        empties = board.empty_count()
+        assert exact_empties(8, timed=False) < empties <= REVIEW_END_EMPTIES
+        analysis = analyse(board, depth=review_depth(8))
+        solved: dict[Move, float] = {}
+        for entry in (analysis.best, analysis.moves[-1]):
+            verdict = judged(board, analysis, entry.move)
+            ended = [m for m in verdict.moves if m.depth == empties]
+            top, mine = verdict.best, verdict[entry.move]
+            assert mine in ended and top in ended and len(ended) >= 2
+            assert all(m.score == round(m.score) and not m.bound for m in ended)
+            assert {m.exact for m in ended} in ({True}, {False})  # exact only if all are
+            for m in ended:
+                if m.move not in solved:
+                    after = board.copy()
+                    after.push(m.move)
+                    solved[m.move] = -solve(after).score
+            assert all(m.score == solved[m.move] for m in ended if m.exact)
+            errors["to the end"] += [abs(m.score - solved[m.move]) for m in ended]
+            errors["estimate"] += [abs(analysis[m.move].score - solved[m.move]) for m in ended]
+            assert all(m.rank <= top.rank for m in verdict.moves)
+            assert judge(board, analysis, entry.move)[2] == (
+                max(0.0, top.score - mine.score) if mine.rank < top.rank else 0.0
+            )
+            assert {m.move for m in verdict.moves} == {m.move for m in analysis.moves}
+    mean = {kind: sum(values) / len(values) for kind, values in errors.items()}
+    assert mean["to the end"] <= 3.0 and mean["to the end"] < mean["estimate"], mean
+
+
+def test_a_check_to_the_end_that_overruns_its_time_falls_back_to_the_deeper_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past ``REVIEW_END_SECONDS`` (here none at all), and on the pure path where no search
+    cuts probably, the verdict is the check ``REVIEW_CHECK_PLIES`` deeper, as further from
+    the end."""
+    board = position(8, 60 - REVIEW_END_EMPTIES, 3)
+    analysis = analyse(board, depth=2)
+    worst = analysis.moves[-1]
+    assert analysis.best.score - worst.score >= REVIEW_MARKS[-1][0]
+    for setting in ("no time", "pure"):
+        with monkeypatch.context() as patch:
+            if setting == "no time":
+                patch.setattr(analysis_module, "REVIEW_END_SECONDS", 0.0)
+            else:
+                patch.setattr(analysis_module, "compiled_midgame_ready", lambda size: False)
+            verdict = judged(board, analysis, worst.move)
+        assert verdict.best.depth == verdict[worst.move].depth == 2 + REVIEW_CHECK_PLIES, setting
+        assert judged(board, analysis, analysis.best.move) == analysis
 
 
 def test_judge_refuses_a_move_or_an_analysis_of_another_position() -> None:
