@@ -5,15 +5,18 @@ exact scores would give, on positions of games the learned weights never saw.
 does not reach, both scores are the analysis' estimates (``analyse(position)``, as the
 review calls it, in real discs with the learned evaluation on 8x8), and a loss worth a mark
 is searched again two plies deeper, the played and the best move only, before it is charged
-(``analysis.judge``); the marks' thresholds (``analysis.REVIEW_MARKS``: 2, 6 and 12 discs)
-are set in real discs. Here every legal move of each position is scored both ways: estimated
-as the review does, and exactly (``analyse(position, depth=empties)``). The tables count each
-move by the mark its estimated loss gives (rows) and the mark its exact loss gives (columns),
-for the shipping evaluation at the compiled review's depth (``review_depth``: 6, checked at
-8), at the compiled analysis' depth (8) and at the pure path's (4: the compiled search gives
-the pure one's scores at a depth, faster), with and without the deeper check, for the
-hand-made evaluation (the same search, ``learned=False``) beside them, and with
-``--selective`` for selective searches to the end.
+(``analysis.judge``), or, with ``analysis.REVIEW_END_EMPTIES`` empty squares or fewer, the
+played and the best move are searched to the end by a selective search within
+``analysis.REVIEW_END_SECONDS`` (the rows "marks checked" do this at 21 empties); the marks'
+thresholds (``analysis.REVIEW_MARKS``: 2, 6 and 12 discs) are set in real discs. Here every
+legal move of each position is scored both ways: estimated as the review does, and exactly
+(``analyse(position, depth=empties)``). The tables count each move by the mark its estimated
+loss gives (rows) and the mark its exact loss gives (columns), for the shipping evaluation
+at the compiled review's depth (``review_depth``: 6, checked at 8), at the compiled
+analysis' depth (8) and at the pure path's (4: the compiled search gives the pure one's
+scores at a depth, faster), with and without the deeper check, for the hand-made evaluation
+(the same search, ``learned=False``) beside them, and with ``--selective`` for selective
+searches to the end.
 
 Positions: the 2016-2021 WTHOR games at ``--empties`` (21 by default: one more than the
 compiled ``analyse`` solves exactly, so the first the review estimates, and few enough to
