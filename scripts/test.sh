@@ -41,7 +41,7 @@ mypy_pid=$!
 
 .venv/bin/python -c 'from reversi_widget import native; assert all(native.wait(k) for k in native.KERNELS)'
 
-parallel=(-n auto --dist loadgroup --no-loadscope-reorder)
+parallel=(-n auto --dist loadgroup --no-loadscope-reorder --durations=25)
 status=0
 .venv/bin/python -m pytest "${parallel[@]}" "$@" || status=$?
 wait "$mypy_pid" || status=1
