@@ -675,3 +675,35 @@ def test_a_review_mark_agrees_with_the_scores_overlay_at_its_position() -> None:
         assert abs(shown[str(entry.best)] - shown[str(entry.played)] - whole(entry.loss)) <= 1, entry
         w.hint()
         assert str(entry.best) in w.hints  # the hint rings it too
+
+
+def test_a_marked_move_says_why_it_lost_where_a_computed_fact_stands_out() -> None:
+    """At the position a marked move led to, the verdict adds the reason ``reasons.why``
+    finds (the facts it states hold there: ``tests/test_reasons.py``), in the language shown;
+    an unmarked move gets none."""
+    from reversi_widget.analysis import review_mark
+    from reversi_widget.reasons import why
+    from tests.test_reasons import check_facts
+
+    w, _sent = finished_game(analysis_depth=3)
+    w.review()
+    assert w.wait(30)
+    reviews = w._aids.current_review()
+    assert reviews is not None
+    explained = 0
+    for entry in reviews:
+        w.jump(entry.ply)
+        note = w.review_here.get("note", "")
+        before = w.board.copy()
+        before.pop()
+        reason = why(before, entry.played, entry.best) if review_mark(entry) else None
+        if reason is None:
+            assert "—" not in note, note
+            continue
+        check_facts(before, reason)
+        assert note.endswith(f" — {reason.render('en')}"), note
+        w.language = "uk"
+        assert w.review_here["note"].endswith(f" — {reason.render('uk')}")
+        w.language = "en"
+        explained += 1
+    assert explained >= 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..analysis import MoveReview, evaluations, review_mark
 from ..board import Board, Outcome
 from ..i18n import translate
+from ..reasons import why
 from ..squares import BLACK, WHITE, Color, square_name
 from .aids import Aids, best_moves
 from .puzzling import hides_answer
@@ -172,7 +173,7 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
     return {
         "hints": hint,
         "scores": scores,
-        "review_here": review_here(aids.reviewed_last(), language),
+        "review_here": review_here(aids.reviewed_last(), language, session.board),
         "review_moves": [] if reviews is None else [review_entry(entry, language) for entry in reviews],
         "evaluations": [] if reviews is None else evaluations(reviews),
         "busy": busy,
@@ -255,17 +256,25 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
     }
 
 
-def review_here(entry: MoveReview | None, language: str) -> dict[str, str]:
-    """The reviewed move that led to the position shown, for the board to mark its best move
-    (``best``, the square, and ``color``, whose move it was) and say the verdict (``note``:
-    "5. d6?? (Black): best: f5, lost about 24 discs (estimate)"); empty elsewhere, and for
-    a forced move (js/PROTOCOL.md, ``review_here``)."""
+def review_here(entry: MoveReview | None, language: str, shown_board: Board | None = None) -> dict[str, str]:
+    """The reviewed move that led to the position shown (``shown_board``), for the board to
+    mark its best move (``best``, the square, and ``color``, whose move it was) and say the
+    verdict (``note``: "5. d6?? (Black): best: f5, lost about 24 discs (estimate)"), with
+    why a marked move lost where a computed fact stands out ("— d6 gives White the corner
+    a1", ``reasons.why``); empty elsewhere, and for a forced move (js/PROTOCOL.md,
+    ``review_here``)."""
     if entry is None or entry.forced:
         return {}
     shown = review_entry(entry, language)
     color = COLOR_KEY[entry.color]
     move = f"{entry.label}{shown['mark']}"
     note = translate("review_note", language, move=move, color=translate(color, language), note=shown["note"])
+    if shown["mark"] and shown_board is not None:
+        before = shown_board.copy()
+        before.pop()
+        reason = why(before, entry.played, entry.best)
+        if reason is not None:
+            note = translate("review_reason", language, note=note, reason=reason.render(language))
     return {"best": str(entry.best), "played": str(entry.played), "color": color, "note": note}
 
 
