@@ -217,6 +217,18 @@ def test_the_shipped_file_is_exactly_what_the_writer_makes(tmp_path: Path) -> No
     assert read_puzzles(tmp_path / "again.txt", prove=False) == shipped()  # proved above
 
 
+def test_a_source_names_its_move_as_the_move_list_does() -> None:
+    c7 = Move.from_name("c7")
+    assert str(Source("Tastet", "Shaman", "Paris Open", 1990, 47, c7)) == (
+        "Tastet vs Shaman, Paris Open 1990, where 24. c7 was played"
+    )
+    assert str(Source("Tastet", "Shaman", move_number=48, played=c7)) == "Tastet vs Shaman, where 24... c7 was played"
+    assert str(Source(event="Paris Open", move_number=47)) == "Paris Open, before 24."
+    assert str(Source(move_number=48)) == "before 24..."
+    assert str(Source(played=c7)) == "where c7 was played"
+    assert str(Source()) == ""
+
+
 # -- verdicts -------------------------------------------------------------------------------
 
 
