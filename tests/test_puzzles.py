@@ -555,6 +555,22 @@ def test_mining_gives_the_same_puzzles_on_threads_and_processes() -> None:
         assert puzzle.source.year == 2001 and puzzle.difficulty.empties in (8, 9)
         assert game.board_at(puzzle.source.move_number - 1).to_string() == puzzle.position  # type: ignore[operator]
         assert game.moves[puzzle.source.move_number - 1] == puzzle.source.played  # type: ignore[operator]
+        ply = puzzle.source.move_number
+        assert ply is not None
+        # The move that led to the position, as the move list numbers it: ply 52 is "26... d2".
+        named = f"{ply // 2}{'...' if ply % 2 else '.'} {game.moves[ply - 2]}"
+        assert puzzle.name == f"{puzzle.source.black}–{puzzle.source.white} 2001, after {named}"
+
+
+def test_a_position_after_a_pass_or_at_the_start_is_named_so() -> None:
+    from reversi_widget.puzzles import _where
+
+    rng = random.Random(3)
+    game = next(g for g in (random_games(1, seed=rng.randrange(10**6))[0] for _ in range(200)) if not all(g.moves))
+    passed = next(i for i, move in enumerate(game.moves) if not move) + 1  # its ply
+    assert _where(game, passed + 1) == f"after {(passed + 1) // 2}{'.' if passed % 2 else '...'} pass"
+    assert _where(game, 1) == "at the start"
+    assert _where(game, 53) == f"after 26... {game.moves[51]}" and _where(game, 54) == f"after 27. {game.moves[52]}"
 
 
 def test_the_played_filter_and_the_other_goal() -> None:
