@@ -39,7 +39,7 @@ from reversi_widget.puzzles import (
 from reversi_widget.puzzles.puzzle import MoveResult
 from reversi_widget.records import GameLog
 from reversi_widget.search.endgame import make_endgame
-from reversi_widget.squares import BLACK
+from reversi_widget.squares import BLACK, WHITE
 from tests.native_support import require_compiled
 from tests.support import play_random, unavailable
 
@@ -215,6 +215,33 @@ def test_the_shipped_file_is_exactly_what_the_writer_makes(tmp_path: Path) -> No
     assert format_puzzles(shipped()) == text
     write_puzzles(shipped(), tmp_path / "again.txt")
     assert read_puzzles(tmp_path / "again.txt", prove=False) == shipped()  # proved above
+
+
+NAMED_AFTER = re.compile(r", after (\d+)(\.|\.\.\.) ([a-p][0-9]{1,2}|pass)(?: \(inverted\))?\Z")
+
+
+def test_the_shipped_names_say_where_as_the_move_list_numbers_it() -> None:
+    """A name said "move 53" for ply 53, which the move list shows as 27. Each name now says
+    the move that led to the position as the list names it ("after 26... d2"), and it agrees
+    with the puzzle's ply, the side to move and the disc that move put down; the source says
+    the move played there the same way."""
+    for puzzle in shipped():
+        ply, played = puzzle.source.move_number, puzzle.source.played
+        assert ply is not None and played is not None, puzzle.name
+        told = NAMED_AFTER.search(puzzle.name)
+        assert told is not None and "move" not in puzzle.name, puzzle.name
+        number, dots, square = int(told[1]), told[2], told[3]
+        before = 2 * number - 1 if dots == "." else 2 * number  # the ply of the move named
+        assert before == ply - 1, puzzle.name
+        # Games from the standard start, passes counted: Black plays the odd plies.
+        assert puzzle.turn == (BLACK if ply % 2 else WHITE), puzzle.name
+        if square != "pass":
+            assert puzzle.board().disc_at(square) == (BLACK if before % 2 else WHITE), puzzle.name
+        pair, dots = (ply + 1) // 2, "." if ply % 2 else "..."
+        assert str(puzzle.source).endswith(f", where {pair}{dots} {played} was played")
+    first = shipped()[0]  # ply 53: Black's 27. a7 in the move list, after White's 26... a3
+    assert first.source.move_number == 53 and first.name == "Andriani Bintsa–Lazard Emmanuel 2017, after 26... a3"
+    assert str(first.source) == "Andriani Bintsa vs Lazard Emmanuel, Open Idf 8 2017, where 27. a7 was played"
 
 
 def test_a_source_names_its_move_as_the_move_list_does() -> None:
@@ -443,6 +470,50 @@ def test_a_malformed_file_is_refused_naming_the_puzzle_and_line(
     assert str(caught.value).startswith("class.txt")
     if "puzzle file" not in str(caught.value):
         assert f"puzzle {sample.name!r}" in str(caught.value) or "line" in str(caught.value)
+
+
+#: The first puzzle of the file shipped with version 1 of the format, as it was.
+VERSION_1 = """# reversi-widget puzzles 1
+
+puzzle: Andriani Bintsa–Lazard Emmanuel 2017, move 53
+position: OXXXXXXXOXXOOOOXOOOOOOXX-OOOOXXXXOOOXXXXOOOOOOXX--OXOO---OOOOO-- X
+rules: 8x8 classic count
+task: win
+solution: a7 a4
+results: a7 +34 b7, a4 +14 b7, g7 -2 a4, b7 -8 a4
+black: Andriani Bintsa
+white: Lazard Emmanuel
+event: Open Idf 8
+year: 2017
+move: 53
+played: a7
+difficulty: 2
+"""
+
+
+def test_a_version_1_file_still_reads_with_its_move_as_the_ply() -> None:
+    """Version 2 writes the ply as ``ply``; version 1 called it ``move``, which read as the
+    move list's number. Old files still load; in a new one ``move`` is refused, saying why."""
+    (old,) = parse_puzzles(VERSION_1)
+    assert old.source.move_number == 53 and str(old.source).endswith("where 27. a7 was played")
+    assert dataclasses.replace(old, name=shipped()[0].name) == shipped()[0]
+    written = format_puzzles([old])
+    assert written.startswith("# reversi-widget puzzles 2\n") and FORMAT_LINE == "# reversi-widget puzzles 2"
+    assert "\nply: 53\nplayed: a7\n" in written and "\nmove:" not in written
+    with pytest.raises(
+        InvalidPositionError, match=r"^class.txt, line 13: 'move' is how version 1 .* \(.*'ply: 47' for 24\. c7\)"
+    ):
+        parse_puzzles(written.replace("\nply: ", "\nmove: "), where="class.txt")
+    with pytest.raises(InvalidPositionError, match=r"line 13: unknown key 'ply' \(keys: .*, year, move, played"):
+        parse_puzzles(written.replace(FORMAT_LINE, "# reversi-widget puzzles 1"))
+    with pytest.raises(InvalidPositionError, match=r"line 16: 'move' is given twice"):
+        parse_puzzles(VERSION_1 + "move: 53\n")
+    with pytest.raises(
+        InvalidPositionError,
+        match=r"not a puzzle file this package reads: the first line must be '# reversi-widget puzzles 2' "
+        r"\(or an older version's, '# reversi-widget puzzles 1'\)",
+    ):
+        parse_puzzles(written.replace(FORMAT_LINE, "# reversi-widget puzzles 3"))
 
 
 def test_a_wrong_reply_is_refused() -> None:
