@@ -1,5 +1,6 @@
 """Every notebook in examples/ runs from top to bottom without an error, as CI runs it."""
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -35,3 +36,13 @@ def test_notebook_runs(path: Path) -> None:
         if output.get("output_type") == "error"
     ]
     assert not errors
+
+
+def test_no_notebook_calls_a_number_of_plies_moves() -> None:
+    """The move list numbers moves in pairs: a chart of the openings' first ``plies=6`` says
+    6 plies, not "6 moves", which would read as twice as many."""
+    for path in NOTEBOOKS:
+        for cell in nbformat.read(path, as_version=4).cells:
+            for plies in re.findall(r"\bplies=(\d+)", cell.source):
+                assert f"({plies} moves)" not in cell.source, path.name
+                assert f"({plies} plies)" in cell.source or "title" not in cell.source, path.name

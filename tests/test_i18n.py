@@ -268,6 +268,23 @@ def test_seed_words_are_used() -> None:
     assert "peça negra" in translate("explain_occupied_black", "ca")
 
 
+#: Each language's word for a ply, one player's move, as the move list counts its moves in pairs.
+PLY_WORDS = {"en": r"\bpl(y|ies)\b", "ca": r"\bmit(ja|ges) jugad", "pl": r"\bpółruch", "uk": r"\bнапівход|\bнапівхід"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_number_of_plies_is_never_called_moves(language: str) -> None:
+    """A count of plies (a message's ply, a jump's target, the explorer's depth) says ply in
+    every language: the move list numbers moves in pairs, so "move 42" reads as its 42."""
+    english = catalog("en")
+    counted = {key for key, text in english.items() if any(re.search(PLY_WORDS["en"], f) for f in _forms(text))}
+    assert {"notice_refused_stale", "notice_refused_jump", "explorer_beyond", "explorer_summary"} <= counted
+    texts = catalog(language)
+    wrong = [key for key in sorted(counted) if not all(re.search(PLY_WORDS[language], f) for f in _forms(texts[key]))]
+    assert not wrong, f"{language}: a ply is not called a ply in {wrong}"
+    assert "moves" not in english["notice_refused_jump"]
+
+
 # -- the widget's strings are all here ------------------------------------------------------
 
 

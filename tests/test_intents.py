@@ -69,7 +69,7 @@ BAD_MESSAGES: list[tuple[str, Any, list[bytes], str]] = [
     ),
     ("nothing to undo", {"kind": "undo", "ply": 0}, [], "no move to undo"),
     ("nothing to redo", {"kind": "redo", "ply": 0}, [], "no move to redo"),
-    ("jump past the line", {"kind": "jump", "to": 3, "ply": 0}, [], "outside the line of 0 moves"),
+    ("jump past the line", {"kind": "jump", "to": 3, "ply": 0}, [], "outside the line, which ends at ply 0"),
     ("jump before the start", {"kind": "jump", "to": -1, "ply": 0}, [], "outside the line"),
     ("huge square", {"kind": "move", "square": "d3" * 100_000, "ply": 0}, [], "too big"),
     ("huge kind", {"kind": "x" * 1_000_000, "ply": 0}, [], "too big"),

@@ -39,7 +39,7 @@ from reversi_widget.puzzles import (
 from reversi_widget.puzzles.puzzle import MoveResult
 from reversi_widget.records import GameLog
 from reversi_widget.search.endgame import make_endgame
-from reversi_widget.squares import BLACK
+from reversi_widget.squares import BLACK, WHITE
 from tests.native_support import require_compiled
 from tests.support import play_random, unavailable
 
@@ -215,6 +215,45 @@ def test_the_shipped_file_is_exactly_what_the_writer_makes(tmp_path: Path) -> No
     assert format_puzzles(shipped()) == text
     write_puzzles(shipped(), tmp_path / "again.txt")
     assert read_puzzles(tmp_path / "again.txt", prove=False) == shipped()  # proved above
+
+
+NAMED_AFTER = re.compile(r", after (\d+)(\.|\.\.\.) ([a-p][0-9]{1,2}|pass)(?: \(inverted\))?\Z")
+
+
+def test_the_shipped_names_say_where_as_the_move_list_numbers_it() -> None:
+    """A name said "move 53" for ply 53, which the move list shows as 27. Each name now says
+    the move that led to the position as the list names it ("after 26... d2"), and it agrees
+    with the puzzle's ply, the side to move and the disc that move put down; the source says
+    the move played there the same way."""
+    for puzzle in shipped():
+        ply, played = puzzle.source.move_number, puzzle.source.played
+        assert ply is not None and played is not None, puzzle.name
+        told = NAMED_AFTER.search(puzzle.name)
+        assert told is not None and "move" not in puzzle.name, puzzle.name
+        number, dots, square = int(told[1]), told[2], told[3]
+        before = 2 * number - 1 if dots == "." else 2 * number  # the ply of the move named
+        assert before == ply - 1, puzzle.name
+        # Games from the standard start, passes counted: Black plays the odd plies.
+        assert puzzle.turn == (BLACK if ply % 2 else WHITE), puzzle.name
+        if square != "pass":
+            assert puzzle.board().disc_at(square) == (BLACK if before % 2 else WHITE), puzzle.name
+        pair, dots = (ply + 1) // 2, "." if ply % 2 else "..."
+        assert str(puzzle.source).endswith(f", where {pair}{dots} {played} was played")
+    first = shipped()[0]  # ply 53: Black's 27. a7 in the move list, after White's 26... a3
+    assert first.source.move_number == 53 and first.name == "Andriani Bintsa–Lazard Emmanuel 2017, after 26... a3"
+    assert str(first.source) == "Andriani Bintsa vs Lazard Emmanuel, Open Idf 8 2017, where 27. a7 was played"
+
+
+def test_a_source_names_its_move_as_the_move_list_does() -> None:
+    c7 = Move.from_name("c7")
+    assert str(Source("Tastet", "Shaman", "Paris Open", 1990, 47, c7)) == (
+        "Tastet vs Shaman, Paris Open 1990, where 24. c7 was played"
+    )
+    assert str(Source("Tastet", "Shaman", move_number=48, played=c7)) == "Tastet vs Shaman, where 24... c7 was played"
+    assert str(Source(event="Paris Open", move_number=47)) == "Paris Open, before 24."
+    assert str(Source(move_number=48)) == "before 24..."
+    assert str(Source(played=c7)) == "where c7 was played"
+    assert str(Source()) == ""
 
 
 # -- verdicts -------------------------------------------------------------------------------
@@ -433,6 +472,50 @@ def test_a_malformed_file_is_refused_naming_the_puzzle_and_line(
         assert f"puzzle {sample.name!r}" in str(caught.value) or "line" in str(caught.value)
 
 
+#: The first puzzle of the file shipped with version 1 of the format, as it was.
+VERSION_1 = """# reversi-widget puzzles 1
+
+puzzle: Andriani Bintsa–Lazard Emmanuel 2017, move 53
+position: OXXXXXXXOXXOOOOXOOOOOOXX-OOOOXXXXOOOXXXXOOOOOOXX--OXOO---OOOOO-- X
+rules: 8x8 classic count
+task: win
+solution: a7 a4
+results: a7 +34 b7, a4 +14 b7, g7 -2 a4, b7 -8 a4
+black: Andriani Bintsa
+white: Lazard Emmanuel
+event: Open Idf 8
+year: 2017
+move: 53
+played: a7
+difficulty: 2
+"""
+
+
+def test_a_version_1_file_still_reads_with_its_move_as_the_ply() -> None:
+    """Version 2 writes the ply as ``ply``; version 1 called it ``move``, which read as the
+    move list's number. Old files still load; in a new one ``move`` is refused, saying why."""
+    (old,) = parse_puzzles(VERSION_1)
+    assert old.source.move_number == 53 and str(old.source).endswith("where 27. a7 was played")
+    assert dataclasses.replace(old, name=shipped()[0].name) == shipped()[0]
+    written = format_puzzles([old])
+    assert written.startswith("# reversi-widget puzzles 2\n") and FORMAT_LINE == "# reversi-widget puzzles 2"
+    assert "\nply: 53\nplayed: a7\n" in written and "\nmove:" not in written
+    with pytest.raises(
+        InvalidPositionError, match=r"^class.txt, line 13: 'move' is how version 1 .* \(.*'ply: 47' for 24\. c7\)"
+    ):
+        parse_puzzles(written.replace("\nply: ", "\nmove: "), where="class.txt")
+    with pytest.raises(InvalidPositionError, match=r"line 13: unknown key 'ply' \(keys: .*, year, move, played"):
+        parse_puzzles(written.replace(FORMAT_LINE, "# reversi-widget puzzles 1"))
+    with pytest.raises(InvalidPositionError, match=r"line 16: 'move' is given twice"):
+        parse_puzzles(VERSION_1 + "move: 53\n")
+    with pytest.raises(
+        InvalidPositionError,
+        match=r"not a puzzle file this package reads: the first line must be '# reversi-widget puzzles 2' "
+        r"\(or an older version's, '# reversi-widget puzzles 1'\)",
+    ):
+        parse_puzzles(written.replace(FORMAT_LINE, "# reversi-widget puzzles 3"))
+
+
 def test_a_wrong_reply_is_refused() -> None:
     puzzle = next(p for p in shipped() if any(r.reply and r.reply.square is not None for r in p.results))
     r = next(r for r in puzzle.results if r.reply)
@@ -543,6 +626,22 @@ def test_mining_gives_the_same_puzzles_on_threads_and_processes() -> None:
         assert puzzle.source.year == 2001 and puzzle.difficulty.empties in (8, 9)
         assert game.board_at(puzzle.source.move_number - 1).to_string() == puzzle.position  # type: ignore[operator]
         assert game.moves[puzzle.source.move_number - 1] == puzzle.source.played  # type: ignore[operator]
+        ply = puzzle.source.move_number
+        assert ply is not None
+        # The move that led to the position, as the move list numbers it: ply 52 is "26... d2".
+        named = f"{ply // 2}{'...' if ply % 2 else '.'} {game.moves[ply - 2]}"
+        assert puzzle.name == f"{puzzle.source.black}–{puzzle.source.white} 2001, after {named}"
+
+
+def test_a_position_after_a_pass_or_at_the_start_is_named_so() -> None:
+    from reversi_widget.puzzles import _where
+
+    rng = random.Random(3)
+    game = next(g for g in (random_games(1, seed=rng.randrange(10**6))[0] for _ in range(200)) if not all(g.moves))
+    passed = next(i for i, move in enumerate(game.moves) if not move) + 1  # its ply
+    assert _where(game, passed + 1) == f"after {(passed + 1) // 2}{'.' if passed % 2 else '...'} pass"
+    assert _where(game, 1) == "at the start"
+    assert _where(game, 53) == f"after 26... {game.moves[51]}" and _where(game, 54) == f"after 27. {game.moves[52]}"
 
 
 def test_the_played_filter_and_the_other_goal() -> None:

@@ -183,7 +183,7 @@ def test_python_api_play_pass_undo_redo_jump() -> None:
         w.play("z9")
     with pytest.raises(IllegalMoveError, match="may not pass"):
         w.pass_turn()
-    with pytest.raises(NavigationError, match="jump to 5 is outside the line of 2 moves"):
+    with pytest.raises(NavigationError, match="jump to ply 5 is outside the line, which ends at ply 2"):
         w.jump(5)
     with pytest.raises(NavigationError, match="expected a ply from 0 to 2"):
         w.jump(True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from ..analysis import move_label
 from ..board import Board, Move
 from ..errors import ReversiError
 from ..game import Game
@@ -177,7 +178,7 @@ class PuzzleFinder:
         )
         inverted = " (inverted)" if rules.goal != game.rules.goal else ""
         name = f"{source.black or 'Black'}–{source.white or 'White'}{f' {source.year}' if year else ''}"
-        name += f", move {number}{inverted}"
+        name += f", {_where(game, number)}{inverted}"
         puzzle = Puzzle(name, position.to_string(), rules, task, results, target, source)
         if len(puzzle.results) - len(puzzle.solution) < self.min_failing:
             return None
@@ -187,6 +188,16 @@ class PuzzleFinder:
         if self.played == "interesting" and right and puzzle.difficulty.decoys == 0:
             return None
         return puzzle
+
+
+def _where(game: Game, number: int) -> str:
+    """The position before the move of ply ``number``, named by the move that led to it as
+    the move list names it (``"after 26... d2"``: Black's move 27 is to find). A name is
+    shown wherever the puzzle is listed, so it does not give away the move played there,
+    which may be the answer."""
+    if number == 1:
+        return "at the start"
+    return f"after {move_label(number - 1, game.moves[number - 2])}"
 
 
 def _clean(text: str) -> str:

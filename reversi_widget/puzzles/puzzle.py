@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .. import native
+from ..analysis import move_label
 from ..board import Board, Move
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
 from ..geometry import squares_of
@@ -70,8 +71,9 @@ class MoveResult:
 
 @dataclass(frozen=True)
 class Source:
-    """Where the position comes from; ``move_number`` counts the game's moves from 1
-    (passes included) and ``played`` is the move played there."""
+    """Where the position comes from: ``move_number`` is the ply of the move played there,
+    the game's moves counted one by one from 1, passes included (ply 53 is ``"27. a7"`` in
+    the move list, which numbers them in pairs), and ``played`` is that move."""
 
     black: str = ""
     white: str = ""
@@ -93,12 +95,16 @@ class Source:
             raise InvalidPositionError(f"source played must be a Move or None, got {self.played!r:.60}")
 
     def __str__(self) -> str:
+        """``"Tastet vs Shaman, Paris Open 1990, where 24. c7 was played"``: the move named
+        as the move list names it."""
         parts = [f"{self.black} vs {self.white}" if self.black or self.white else ""]
         parts.append(" ".join(part for part in (self.event, str(self.year or "")) if part))
-        if self.move_number is not None:
-            parts.append(f"move {self.move_number}")
-        if self.played is not None:
-            parts.append(f"played {self.played}")
+        if self.move_number is not None and self.played is not None:
+            parts.append(f"where {move_label(self.move_number, self.played)} was played")
+        elif self.move_number is not None:
+            parts.append(f"before {move_label(self.move_number, '').rstrip()}")
+        elif self.played is not None:
+            parts.append(f"where {self.played} was played")
         return ", ".join(part for part in parts if part)
 
 

@@ -2,8 +2,8 @@
 
 ::
 
-    # reversi-widget puzzles 1
-    puzzle: Tastet–Shaman 1990, move 47
+    # reversi-widget puzzles 2
+    puzzle: Tastet–Shaman 1990, after 23... b3
     position: -----...----XO-- X
     rules: 8x8 classic count
     task: win
@@ -13,7 +13,7 @@
     white: Shaman
     event: Paris Open
     year: 1990
-    move: 47
+    ply: 47
     played: c7
     difficulty: 5
 
@@ -25,6 +25,14 @@ game). ``solution`` and ``difficulty`` are what the results imply: a file is ref
 disagree, so a hand-edited score cannot silently change the answer, and reading re-proves the
 results themselves with the solver. The source lines are
 optional, and ``#`` starts a comment line. Every error names the file, the line and the puzzle.
+
+``ply`` is where the game reached the position: the move ``played`` there is the game's
+move of that ply, its moves counted one by one from 1, passes included. The move list counts
+them in pairs, so ply 47 is ``24. c7`` and ply 48 would be ``24... c7``; names and texts say
+it that way. Version 1 of the format called the same number ``move``, which read as the
+move list's number; version 2 renamed it. Files of version 1 are still read (their ``move``
+is the ply); in a version 2 file ``move`` is refused, so a move list's number is never taken
+for a ply. A version 2 file is refused by a package that reads version 1 only.
 """
 
 from __future__ import annotations
@@ -41,12 +49,16 @@ from .puzzle import MoveResult, Puzzle, Source
 
 __all__ = ["FORMAT_LINE", "format_puzzles", "parse_puzzles", "read_puzzles", "write_puzzles"]
 
-FORMAT_LINE = "# reversi-widget puzzles 1"
+FORMAT_LINE = "# reversi-widget puzzles 2"
+#: The first lines of the versions read, and the version each names.
+_VERSIONS = {FORMAT_LINE: 2, "# reversi-widget puzzles 1": 1}
 #: Longest file read (tens of thousands of puzzles); a longer one is refused before it is read.
 MAX_FILE_BYTES = 32 * 1024 * 1024
 
 _REQUIRED = ("puzzle", "position", "rules", "task", "solution", "results")
-_OPTIONAL = ("black", "white", "event", "year", "move", "played", "difficulty")
+_OPTIONAL = ("black", "white", "event", "year", "ply", "played", "difficulty")
+#: Version 1's name of a key: ``move`` was the ply.
+_OLD_KEYS = {1: {"move": "ply"}}
 _LINE_RE = re.compile(r"([a-z]+):(.*)\Z")
 _RULES_RE = re.compile(r"([0-9]{1,2})x([0-9]{1,2}) ([a-z]+) ([a-z]+)\Z")
 _TASK_RE = re.compile(r"(best|win|draw|win-by ([1-9][0-9]{0,2}))\Z")
@@ -73,7 +85,7 @@ def format_puzzle(puzzle: Puzzle) -> str:
         ("white", source.white),
         ("event", source.event),
         ("year", "" if source.year is None else str(source.year)),
-        ("move", "" if source.move_number is None else str(source.move_number)),
+        ("ply", "" if source.move_number is None else str(source.move_number)),
         ("played", "" if source.played is None else str(source.played)),
         ("difficulty", str(puzzle.difficulty.level)),
     ]
@@ -132,8 +144,15 @@ def parse_puzzles(text: str, *, where: str = "puzzle text", prove: bool = True) 
         raise InvalidPositionError(f"{where}: puzzle text must be a string, got {type(text).__name__}")
     lines = text.splitlines()
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if first is None or lines[first].strip() != FORMAT_LINE:
-        raise InvalidPositionError(f"{where}: not a puzzle file: the first line must be {FORMAT_LINE!r}")
+    version = None if first is None else _VERSIONS.get(lines[first].strip())
+    if first is None or version is None:
+        raise InvalidPositionError(
+            f"{where}: not a puzzle file this package reads: the first line must be {FORMAT_LINE!r} "
+            f"(or an older version's, {' or '.join(repr(line) for line in _VERSIONS if line != FORMAT_LINE)})"
+        )
+    renamed = _OLD_KEYS.get(version, {})
+    named = {new: old for old, new in renamed.items()}
+    keys = tuple(named.get(key, key) for key in _REQUIRED + _OPTIONAL)
     blocks: list[tuple[int, dict[str, tuple[int, str]]]] = []
     for number, raw in enumerate(lines[first + 1 :], first + 2):
         line = raw.strip()
@@ -148,13 +167,18 @@ def parse_puzzles(text: str, *, where: str = "puzzle text", prove: bool = True) 
         elif not blocks:
             raise InvalidPositionError(f"{where}, line {number}: {key!r} comes before the first 'puzzle:' line")
         fields = blocks[-1][1]
-        if key not in _REQUIRED and key not in _OPTIONAL:
+        if key == "move" and version == 2:
             raise InvalidPositionError(
-                f"{where}, line {number}: unknown key {key!r} (keys: {', '.join(_REQUIRED + _OPTIONAL)})"
+                f"{where}, line {number}: 'move' is how version 1 of the format gave the ply; version 2 "
+                f"gives it as 'ply' (the game's moves counted one by one: 'ply: 47' for 24. c7), so a "
+                f"move list's number is never read as a ply"
             )
-        if key in fields:
+        if key not in keys:
+            raise InvalidPositionError(f"{where}, line {number}: unknown key {key!r} (keys: {', '.join(keys)})")
+        stored = renamed.get(key, key)
+        if stored in fields:
             raise InvalidPositionError(f"{where}, line {number}: {key!r} is given twice in one puzzle")
-        fields[key] = (number, value)
+        fields[stored] = (number, value)
     puzzles: list[Puzzle] = []
     names: set[str] = set()
     for number, fields in blocks:
@@ -193,7 +217,7 @@ def _puzzle(fields: dict[str, tuple[int, str]]) -> Puzzle:
         white=value.get("white", ""),
         event=value.get("event", ""),
         year=_number(value, "year"),
-        move_number=_number(value, "move"),
+        move_number=_number(value, "ply"),
         played=_move(value["played"], rules.size) if value.get("played") else None,
     )
     puzzle = Puzzle(value["puzzle"], value["position"], rules, task, results, target, source)
