@@ -479,7 +479,7 @@ def test_near_the_end_judge_searches_the_played_and_the_best_move_to_the_end(mon
     require_compiled("endgame")
     monkeypatch.setattr(analysis_module, "REVIEW_END_SECONDS", 60.0)  # no fallback on a loaded machine
     errors: dict[str, list[float]] = {"to the end": [], "estimate": []}
-    for seed in (3, 5):
+    for seed in (3,):  # a few seconds a position: the compiled solver checks each move
         board = position(8, 61 - REVIEW_END_EMPTIES, seed)
         empties = board.empty_count()
         assert exact_empties(8, timed=False) < empties <= REVIEW_END_EMPTIES
