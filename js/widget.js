@@ -172,6 +172,18 @@ function board(ctx, { onBuild }) {
   let cursorEl = null;
   let arrowsLayer = null;
   const centre = () => (api.n / 2 - 1) * api.n + api.n / 2 - 1; // the upper-left centre square
+  // The concept overlay's marker in a square's top-left corner, clear of the disc: a small disc
+  // (its right half repainted for "both") and a cross; CSS shows what the square's kind needs.
+  // The frame of the other kinds lies under the disc (rw-concept-frame).
+  function conceptBadge() {
+    const r = C * 0.1, x = C * 0.16, y = C * 0.16, k = C * 0.09;
+    const badge = s("g", { class: "rw-concept", "aria-hidden": "true" });
+    badge.append(
+      s("circle", { class: "rw-concept-pip", cx: x, cy: y, r }),
+      s("path", { class: "rw-concept-half", d: `M${x},${y - r}A${r},${r} 0 0 1 ${x},${y + r}Z` }),
+      s("path", { class: "rw-concept-cross", d: `M${x - k},${y - k}L${x + k},${y + k}M${x + k},${y - k}L${x - k},${y + k}` }));
+    return badge;
+  }
 
   function build() {
     const n = clamp(get("board_size", 8) | 0, 4, 16);
@@ -231,8 +243,10 @@ function board(ctx, { onBuild }) {
         const evalText = s("text", { class: "rw-eval", x: C / 2, y: C / 2 });
         g.append(
           s("rect", { class: "rw-cell", x: 0, y: 0, width: C, height: C }),
+          s("rect", { class: "rw-concept-frame", x: C * 0.07, y: C * 0.07, width: C * 0.86, height: C * 0.86, rx: C * 0.14 }),
           s("circle", { class: "rw-dot", cx: C / 2, cy: C / 2, r: C * 0.13 }),
           disc,
+          conceptBadge(),
           s("circle", { class: "rw-ring", cx: C / 2, cy: C / 2, r: C * 0.24 }),
           s("circle", { class: "rw-hint", cx: C / 2, cy: C / 2, r: C * 0.14 }),
           s("circle", { class: "rw-last", cx: C / 2, cy: C / 2, r: C * 0.085 }),
@@ -274,6 +288,8 @@ function board(ctx, { onBuild }) {
     const scoreOf = (name) => (hasOwn(scores, name) ? String(scores[name]) : "");
     const ranked = Object.keys(scores); // Python sends the scores best first
     const bestScore = ranked.length ? scoreOf(ranked[0]) : null;
+    const concepts = get("concept_marks", {}) || {};
+    const concept = String(get("concept", "") || "");
     api.squares.forEach(({ name, g, mark, fill, evalText }, i) => {
       const disc = DISC[discs[i]] || "empty";
       const isLegal = showLegal && hasOwn(legal, name);
@@ -313,6 +329,9 @@ function board(ctx, { onBuild }) {
       if (hints.has(name)) words.push(S("hint_move"));
       if (reviewBest) words.push(`${S(String(reviewed.color || ""))}: ${S("review_best")}`);
       if (written) words.push(written);
+      const kind = hasOwn(concepts, name) ? String(concepts[name]) : "";
+      flag(g, "data-concept-mark", !!kind, kind);
+      if (kind) words.push(`${S(`concept_${concept}`)}: ${S(COLORS.includes(kind) ? kind : `concept_kind_${kind}`)}`);
       attr(g, "aria-label", words.join(", "));
     });
     drawPreview();
@@ -448,7 +467,7 @@ function board(ctx, { onBuild }) {
   function update() { drawSquares(); drawCursor(); }
   const redraw = batched(drawSquares);
   life.on("board_size show_coordinates", build);
-  life.on("discs legal show_legal last_move last_flips marks fill hints scores review_here", redraw);
+  life.on("discs legal show_legal last_move last_flips marks fill hints scores review_here concept concept_marks", redraw);
   life.on("practice_move practice_flips practice_wrong practice_missed", redraw);
   life.on("show_flips", drawPreview);
   life.on("arrows", drawArrows);
@@ -893,8 +912,10 @@ function notices(ctx) {
   // On a reviewed line: the verdict on the move that led to the position shown (its best move
   // is marked on the board).
   const reviewNote = h("div", { class: "rw-review-note", "data-role": "review-note", hidden: true });
+  // The concept overlay's sentence: what the marks on the board are.
+  const conceptNote = h("div", { class: "rw-concept-note", "data-role": "concept-note", hidden: true });
   const el = h("div", { class: "rw-notices" },
-    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, reviewNote, notice, legend);
+    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, reviewNote, notice, legend, conceptNote);
   dismiss.addEventListener("click", () => { notice.hidden = true; });
 
   function drawStatus() {
@@ -938,8 +959,13 @@ function notices(ctx) {
     reviewNote.hidden = !here.note;
     flag(reviewNote, "data-color", !!here.color, String(here.color || ""));
   }
-  function update() { drawStatus(); drawProgress(); drawNotice(); drawLegend(); drawReviewNote(); }
+  function drawConceptNote() {
+    text(conceptNote, String(get("concept_note", "") || ""));
+    conceptNote.hidden = !conceptNote.textContent;
+  }
+  function update() { drawStatus(); drawProgress(); drawNotice(); drawLegend(); drawReviewNote(); drawConceptNote(); }
   life.on("scores", drawLegend);
+  life.on("concept_note", drawConceptNote);
   life.on("review_here", drawReviewNote);
   life.on("status thinking game_over result", drawStatus);
   life.on("busy progress", drawProgress);
@@ -1107,7 +1133,7 @@ function settings(ctx) {
     toggles.append(h("label", { class: "rw-toggle" }, input, L(h("span"), key)));
   }
   // The choices of each list are Python's (`config`); their labels come from `strings`.
-  const CHOICES = { animation: "animations", theme: "themes" };
+  const CHOICES = { animation: "animations", theme: "themes", concept: "concepts" };
   for (const key of Object.keys(CHOICES)) {
     const sel = h("select", { "data-setting": key, ...OWN_KEYS });
     sel.addEventListener("change", () => setting(key, sel.value));
@@ -1118,7 +1144,8 @@ function settings(ctx) {
     for (const [key, list] of Object.entries(CHOICES)) {
       const sel = inputs[key];
       const values = ctx.config(list, [get(key, "")]);
-      sel.replaceChildren(...values.map((v) => h("option", { value: v }, ctx.S(`${key}_${String(v).replace("-", "_")}`))));
+      // an empty choice ("", no concept) is labelled <key>_off
+      sel.replaceChildren(...values.map((v) => h("option", { value: v }, ctx.S(`${key}_${String(v || "off").replace("-", "_")}`))));
       sel.value = get(key, "");
     }
   }
@@ -1126,7 +1153,7 @@ function settings(ctx) {
     for (const [key, on] of Object.entries(BOOLEANS)) inputs[key].checked = !!get(key, on);
     for (const key of Object.keys(CHOICES)) inputs[key].value = get(key, "");
   }
-  life.on("show_legal show_flips show_coordinates show_me practice show_scores animation theme", update);
+  life.on("show_legal show_flips show_coordinates show_me practice show_scores animation theme concept", update);
   life.on("config strings", fillChoices);
   fillChoices();
   return { el, update, destroy: life.destroy };

@@ -14,6 +14,11 @@ threads, or in slices on the event loop where there are none, as in JupyterLite)
 notebook stays responsive; their results are applied only if the game is still where it
 was when they started, so a stale move or hint is never shown, and a stale analysis stops
 at once. The engine's levels are player names: ``white="expert"``.
+
+The setting ``concept`` marks one strategy concept of ``reversi_widget.concepts`` on the
+position shown, with a sentence saying what it is (``"stable"``, ``"regions"``...; ``""``,
+the default, none): ``play/overlays.py`` says what each concept marks. Any other value
+raises ``InvalidSettingError`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -63,6 +68,18 @@ from .play.workers import PROGRESS_EVERY as PROGRESS_EVERY
 # isort: on
 
 __all__ = ["GameOverCallback", "MoveCallback", "ReversiWidget"]
+
+#: The settings the session and the aids follow (``ReversiWidget._follow_settings``).
+_FOLLOWED_SETTINGS = (
+    "language",
+    "show_me",
+    "animation",
+    "show_scores",
+    "practice",
+    "show_explorer",
+    "explorer",
+    "concept",
+)
 
 MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
@@ -463,10 +480,10 @@ class ReversiWidget(WidgetTraits):
 
     def _follow_settings(self) -> None:
         """Hand the settings that change what the game does to the session and the aids."""
-        session = self._session
-        session.show_me, session.step = self.show_me, ANIMATION_STEP[self.animation]
-        session.set_practice_mode(self.practice)
+        self._session.show_me, self._session.step = self.show_me, ANIMATION_STEP[self.animation]
+        self._session.set_practice_mode(self.practice)
         self._aids.show_scores, self._aids.explorer.settings = self.show_scores, (self.show_explorer, self.explorer)
+        self._aids.concept = self.concept
 
     # -- intents from the front end ---------------------------------------------------------
 
@@ -531,7 +548,7 @@ class ReversiWidget(WidgetTraits):
             with self._operation():
                 self._session.set_player(BLACK if change["name"] == "black" else WHITE, make_player(change["new"]))
 
-    @traitlets.observe("language", "show_me", "animation", "show_scores", "practice", "show_explorer", "explorer")
+    @traitlets.observe(*_FOLLOWED_SETTINGS)
     def _settings_changed(self, change: Any) -> None:
         """Say everything again in the new language, or follow a setting (practice switched
         off with a disc placed plays the move with its true flips)."""

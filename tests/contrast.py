@@ -101,6 +101,15 @@ MEASURE = (
   // practice marks outline the square: their edge lies on the field
   add('wrong flip mark', '[data-practice-mark=wrong] .rw-cell', onField);
   add('missed flip mark', '[data-practice-mark=missed] .rw-cell', onField);
+  // the concept overlay: a side's marker in the square's corner, the other kinds' frames and
+  // the X-square's cross, on the field around the disc
+  for (const kind of ['black', 'white', 'both']) {
+    add('concept ' + kind, `[data-concept-mark=${kind}] .rw-concept-pip`, onField);
+  }
+  for (const kind of ['odd', 'even', 'corner', 'x_square', 'c_square']) {
+    add('concept ' + kind, `[data-concept-mark=${kind}] .rw-concept-frame`, onField);
+  }
+  add('concept x_square cross', '[data-concept-mark=x_square] .rw-concept-cross', onField);
   const cursor = [...root.querySelectorAll('.rw-cursor')].find(visible);
   if (cursor) out['keyboard cursor'] = shape(cursor, field);
   const arrow = [...root.querySelectorAll('.rw-arrow')].find(visible);

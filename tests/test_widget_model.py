@@ -259,6 +259,7 @@ def test_front_end_settings_are_accepted_when_valid() -> None:
         "practice",
         "show_scores",
         "show_explorer",
+        "concept",
         "animation",
         "theme",
         "size",

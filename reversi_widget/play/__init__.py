@@ -6,7 +6,8 @@
   kind to the action.
 - ``texts``: ``Text`` values for everything said, rendered in a language when shown;
   ``strings``: the labels the front end draws, in the widget's language.
-- ``aids``: the hint, the score overlay and the review, with what each belongs to.
+- ``aids``: the hint, the score overlay and the review, with what each belongs to;
+  ``overlays``: the concept overlay, a strategy concept marked on the board.
 - ``workers``: the lock, the worker threads and the callbacks; how work is scheduled
   (``slices``: the same work on the event loop where there are no threads).
 - ``traits``: the synced traits, declared; ``view``: their values as a function of the

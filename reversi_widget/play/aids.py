@@ -55,6 +55,7 @@ class Aids:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.show_scores = False
+        self.concept = ""  # the concept overlay's setting (play/overlays.py)
         self.explorer = ExplorerPanel()  # the Explorer panel's index, and the games it loads
         self.depth: int | None = None  # analysis_depth and analysis_time_limit (None: analyse's defaults)
         self.time_limit: float | None = None

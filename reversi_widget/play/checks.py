@@ -51,6 +51,7 @@ SETTINGS = (
     "practice",
     "show_scores",
     "show_explorer",
+    "concept",
     "animation",
     "theme",
     "size",
@@ -145,7 +146,8 @@ def setting_problem(trait: traitlets.TraitType[object, object], name: str, value
         expected = None if isinstance(value, bool) else Text("setting_expected_bool")
     elif isinstance(trait, traitlets.Enum):
         values = tuple(trait.values or ())
-        expected = None if value in values else Text("setting_expected_one_of", values=", ".join(map(str, values)))
+        choices = ", ".join(str(choice) if choice != "" else '""' for choice in values)
+        expected = None if value in values else Text("setting_expected_one_of", values=choices)
     elif name == "shown":
         fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= SHOWN_MAX
         expected = None if fits else Text("setting_expected_whole", low=0, high=SHOWN_MAX)

@@ -94,6 +94,20 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "edit_copied",
     "edit_to_move",
     "scores_legend",
+    "concept",
+    "concept_off",
+    "concept_mobility",
+    "concept_potential_mobility",
+    "concept_frontier",
+    "concept_stable",
+    "concept_regions",
+    "concept_corners",
+    "concept_kind_both",
+    "concept_kind_odd",
+    "concept_kind_even",
+    "concept_kind_corner",
+    "concept_kind_x_square",
+    "concept_kind_c_square",
 )
 
 

@@ -28,6 +28,7 @@ from .checks import (
     analysis_time_limit,
 )
 from .exploring import explorer_setting
+from .overlays import CONCEPTS, Concept
 from .session import DEMO_LINE_STEPS
 
 __all__ = ["ASSETS", "FRONT_END_CONFIG", "WidgetTraits", "running_in_marimo"]
@@ -41,6 +42,7 @@ FRONT_END_CONFIG = {
     "animations": list(ANIMATIONS),
     "animation_ms": {name: round(step * 1000) for name, step in ANIMATION_STEP.items()},
     "themes": list(THEME_NAMES),
+    "concepts": list(CONCEPTS),
     "demo_line_steps": DEMO_LINE_STEPS,
     "report_shown": False,
 }
@@ -108,6 +110,8 @@ class WidgetTraits(anywidget.AnyWidget):
     actions = traitlets.Dict().tag(sync=True, echo_update=False)
     rule_notes: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
     explorer_view = traitlets.Dict().tag(sync=True, echo_update=False)
+    concept_marks = traitlets.Dict().tag(sync=True, echo_update=False)
+    concept_note = traitlets.Unicode("").tag(sync=True, echo_update=False)
     config = traitlets.Dict(FRONT_END_CONFIG).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
@@ -123,6 +127,7 @@ class WidgetTraits(anywidget.AnyWidget):
     practice = traitlets.Bool(False).tag(sync=True)
     show_scores = traitlets.Bool(False).tag(sync=True)
     show_explorer = traitlets.Bool(False).tag(sync=True)
+    concept = Concept().tag(sync=True)
     animation = traitlets.Enum(ANIMATIONS, default_value="normal").tag(sync=True)
     theme = traitlets.Enum(THEME_NAMES, default_value="auto").tag(sync=True)
     size = traitlets.Int(None, allow_none=True, min=MIN_PIXELS, max=MAX_PIXELS).tag(sync=True)
@@ -151,7 +156,7 @@ class WidgetTraits(anywidget.AnyWidget):
         "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_here", "review_moves",
         "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state", "editing",
-        "position", "actions", "rule_notes", "explorer_view"
+        "position", "actions", "rule_notes", "explorer_view", "concept_marks", "concept_note"
     )
     # fmt: on
 

@@ -13,6 +13,7 @@ from ..i18n import translate
 from ..reasons import why
 from ..squares import BLACK, WHITE, Color, square_name
 from .aids import Aids, best_moves
+from .overlays import overlay_picture
 from .puzzling import hides_answer
 from .session import Session
 from .strings import front_end_strings
@@ -85,6 +86,7 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
         "paused": session.paused,
         "rule_notes": [note.render(language) for note in rule_notes(board)],
         **aids_picture(session, aids, language),
+        **overlay_picture(session, aids.concept, language),
         **modes_picture(session, language),
     }
 
