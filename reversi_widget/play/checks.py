@@ -18,6 +18,7 @@ from ..engine import MAX_DEPTH, check_time_limit
 from ..errors import InvalidMoveError, ReversiError
 from ..i18n import LANGUAGES, check_language
 from ..squares import parse_square, square_name
+from .overlays import CONCEPTS
 from .texts import Text, quote_input
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "SETTINGS",
     "SHOWN_MAX",
     "THEME_NAMES",
+    "Concept",
     "InvalidAnnotationError",
     "InvalidSettingError",
     "Language",
@@ -35,6 +37,7 @@ __all__ = [
     "analysis_depth",
     "analysis_time_limit",
     "arrows",
+    "checked_concept",
     "checked_language",
     "fill",
     "marks",
@@ -211,3 +214,22 @@ def _square(name: str, square: object, size: int) -> str:
     except InvalidMoveError as error:
         raise InvalidAnnotationError(f"{name}: {error}") from None
     raise InvalidAnnotationError(f"{name}: expected a square name like 'd3', got {quote_input(square)}")
+
+
+def checked_concept(value: object) -> str:
+    """``value`` if it names a concept of ``CONCEPTS``; otherwise the error names it and the choices."""
+    if isinstance(value, str) and value in CONCEPTS:
+        return value
+    choices = ", ".join(CONCEPTS[1:])
+    raise InvalidSettingError(f'concept must be "" (no overlay) or one of {choices}, got {quote_input(value)}')
+
+
+class Concept(traitlets.Enum[str]):
+    """The ``concept`` setting: an ``Enum`` of ``CONCEPTS`` (so a front end's write is checked
+    as the other choices are) whose error names the bad value and the choices."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(CONCEPTS, default_value="", **kwargs)
+
+    def validate(self, obj: Any, value: Any) -> str:
+        return checked_concept(value)

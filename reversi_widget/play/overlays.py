@@ -22,19 +22,13 @@ position editor.
 
 from __future__ import annotations
 
-from typing import Any
-
-import traitlets
-
 from .. import concepts
 from ..board import Board
 from ..i18n import translate
 from ..squares import BLACK, WHITE
-from .checks import InvalidSettingError
 from .session import Session
-from .texts import quote_input
 
-__all__ = ["CONCEPTS", "KINDS", "Concept", "checked_concept", "concept_marks", "concept_note", "overlay_picture"]
+__all__ = ["CONCEPTS", "KINDS", "concept_marks", "concept_note", "overlay_picture"]
 
 #: The values of the ``concept`` setting: ``""`` shows none.
 CONCEPTS: tuple[str, ...] = ("", "mobility", "potential_mobility", "frontier", "stable", "regions", "corners")
@@ -49,25 +43,6 @@ _UNITS = {
     "frontier": "count_discs",
     "stable": "count_discs",
 }
-
-
-def checked_concept(value: object) -> str:
-    """``value`` if it names a concept of ``CONCEPTS``; otherwise the error names it and the choices."""
-    if isinstance(value, str) and value in CONCEPTS:
-        return value
-    choices = ", ".join(CONCEPTS[1:])
-    raise InvalidSettingError(f'concept must be "" (no overlay) or one of {choices}, got {quote_input(value)}')
-
-
-class Concept(traitlets.Enum[str]):
-    """The ``concept`` setting: an ``Enum`` of ``CONCEPTS`` (so a front end's write is checked
-    as the other choices are) whose error names the bad value and the choices."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(CONCEPTS, default_value="", **kwargs)
-
-    def validate(self, obj: Any, value: Any) -> str:
-        return checked_concept(value)
 
 
 def overlay_picture(session: Session, concept: str, language: str) -> dict[str, object]:
@@ -93,14 +68,13 @@ def concept_marks(board: Board, concept: str) -> dict[str, str]:
         marks.update(dict.fromkeys(concepts.x_squares(board), "x_square"))
         marks.update(dict.fromkeys(concepts.c_squares(board), "c_square"))
     else:
-        checked_concept(concept)
-        return {}
+        return {}  # no concept (the setting's values are checked: checks.Concept)
     return {square: marks[square] for square in sorted(marks, key=lambda name: (int(name[1:]), name[0]))}
 
 
 def concept_note(board: Board, concept: str, language: str) -> str:
     """The concept in one sentence, with each side's count where it has one ("" for none)."""
-    if not checked_concept(concept):
+    if concept not in CONCEPTS[1:]:
         return ""
     key = f"concept_note_{concept}"
     if concept in _INVERTED_NOTES and board.rules.goal == "inverted":

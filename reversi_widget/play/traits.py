@@ -23,12 +23,13 @@ from .checks import (
     MIN_PIXELS,
     SHOWN_MAX,
     THEME_NAMES,
+    Concept,
     Language,
     analysis_depth,
     analysis_time_limit,
 )
 from .exploring import explorer_setting
-from .overlays import CONCEPTS, Concept
+from .overlays import CONCEPTS
 from .session import DEMO_LINE_STEPS
 
 __all__ = ["ASSETS", "FRONT_END_CONFIG", "WidgetTraits", "running_in_marimo"]
