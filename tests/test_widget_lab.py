@@ -348,7 +348,7 @@ def test_a_concept_overlay_marks_its_squares_and_says_what_they_are(server: Serv
     )
     panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
     board_view = view(panel, 1)
-    page.wait_for_selector(f"{board_view} [data-square][data-concept-mark]")
+    page.wait_for_selector(f"{board_view} [data-square][data-concept-mark]", state="attached")
     marks = (
         "(v) => Object.fromEntries([...document.querySelectorAll(v + ' [data-square][data-concept-mark]')]"
         ".map(g => [g.dataset.square, g.dataset.conceptMark]))"
