@@ -323,3 +323,50 @@ def test_no_stale_notice_under_the_game_over_banner(server: Server, page: Any) -
     assert page.is_visible(f"{widget} [data-role=result]") and not page.is_visible(notice)
     printed = run_code(page, 1, "print(repr(w.notice), w.moves[-4:], 'END')")
     assert printed.split("END")[0].strip().split(maxsplit=1) == ["''", "['f2', 'pass', 'b1', 'a1']"]
+
+
+# -- the concept overlay ---------------------------------------------------------------------------
+
+
+def test_a_concept_overlay_marks_its_squares_and_says_what_they_are(server: Server, page: Any) -> None:
+    """In real JupyterLab: the stable discs of a position are marked on exactly the squares
+    ``concepts.stable`` names, by colour, with the sentence under the board; switching the
+    setting in Python redraws the marks for the new concept, and switching it off clears them."""
+    from reversi_widget import BLACK, WHITE, concepts
+
+    line = "e6d6c7f7c4d3f6b3c5c6b4d7b7b8d2a7a2c3f8f3f4g3b5d1e7a5c2e8c8b6d8g7a8c1b1a1"
+    board = Board.from_transcript(line)
+    stable = {name: "black" for name in concepts.stable(board, BLACK)}
+    stable.update({name: "white" for name in concepts.stable(board, WHITE)})
+    assert stable  # the position has stable discs to mark
+    name = write_notebook(
+        server,
+        "concepts.ipynb",
+        IMPORT + f"from reversi_widget import Board\nw = ReversiWidget(Board.from_transcript({line!r}), "
+        "concept='stable', animation='off')\nw",
+        "print('END')",
+    )
+    panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
+    board_view = view(panel, 1)
+    page.wait_for_selector(f"{board_view} [data-square][data-concept-mark]", state="attached")
+    marks = (
+        "(v) => Object.fromEntries([...document.querySelectorAll(v + ' [data-square][data-concept-mark]')]"
+        ".map(g => [g.dataset.square, g.dataset.conceptMark]))"
+    )
+    assert page.evaluate(marks, board_view) == stable
+    note = page.locator(f'{board_view} [data-role="concept-note"]')
+    assert note.is_visible() and note.inner_text().strip()
+    stable_note = note.inner_text()
+    mobility = set(concepts.mobility(board, BLACK)) | set(concepts.mobility(board, WHITE))
+    run_code(page, 1, "w.concept = 'mobility'\nprint('END')")
+    page.wait_for_function(
+        "([v, n]) => document.querySelectorAll(v + ' [data-square][data-concept-mark]').length === n",
+        arg=[board_view, len(mobility)],
+    )
+    assert set(page.evaluate(marks, board_view)) == mobility
+    assert note.inner_text() != stable_note
+    run_code(page, 1, "w.concept = ''\nprint('END')")
+    page.wait_for_function(
+        "(v) => document.querySelectorAll(v + ' [data-square][data-concept-mark]').length === 0", arg=board_view
+    )
+    assert not note.is_visible()
