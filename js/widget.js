@@ -296,6 +296,7 @@ function board(ctx, { onBuild }) {
     const bestScore = ranked.length ? scoreOf(ranked[0]) : null;
     const concepts = get("concept_marks", {}) || {};
     const concept = String(get("concept", "") || "");
+    const lines = get("lines", {}) || {};
     api.squares.forEach(({ name, g, mark, fill, evalText }, i) => {
       const disc = DISC[discs[i]] || "empty";
       const isLegal = showLegal && hasOwn(legal, name);
@@ -333,6 +334,7 @@ function board(ctx, { onBuild }) {
       else if (missed.has(name)) words.push(S("practice_missed"));
       if (score) words.push(`${S("score")} ${score}`);
       if (hints.has(name)) words.push(S("hint_move"));
+      if (hasOwn(lines, name) && lines[name] && lines[name].text) words.push(String(lines[name].text)); // the line, for screen readers
       if (reviewBest) words.push(`${S(String(reviewed.color || ""))}: ${S("review_best")}`);
       if (written) words.push(written);
       const kind = hasOwn(concepts, name) ? String(concepts[name]) : "";

@@ -62,6 +62,8 @@ def test_a_hint_draws_its_line_as_numbered_ghosts_and_in_words(boot: Any) -> Non
     set_traits(page, hints=["f5"], lines={"f5": LINES["f5"]})
     assert ghosts(page) == ghosts(page, V2) == F5_GHOSTS
     assert line_note(page) == line_note(page, V2) == LINES["f5"]["text"]
+    label = page.get_attribute(sq(V1, "f5"), "aria-label")
+    assert label == f"f5, empty, legal, flips 1, hint: best move, {LINES['f5']['text']}"  # for screen readers too
     # a ghost is never drawn on a disc, and never takes the pointer from its square
     assert page.evaluate(f"getComputedStyle(document.querySelector('{V1} .rw-ghosts')).pointerEvents") == "none"
     set_traits(page, hints=[], lines={})  # the position moved on
