@@ -3,11 +3,12 @@ best line beside the played one in a review (``review_here``), as ``analyse()`` 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
-from reversi_widget import Board
+from reversi_widget import Board, Rules
 from reversi_widget.analysis import Analysis, MoveAnalysis
 from reversi_widget.i18n import translate
 from reversi_widget.move import Move
@@ -15,7 +16,7 @@ from reversi_widget.play.lines import line_note
 from reversi_widget.players import GreedyPlayer, RandomPlayer
 from reversi_widget.squares import BLACK
 from reversi_widget.widget import ReversiWidget
-from tests.support import PASS_LINE, send, widget
+from tests.support import PASS_LINE, play_random, send, widget
 
 
 def at_ply(transcript: str, ply: int) -> Board:
@@ -139,3 +140,41 @@ def test_a_marked_move_in_a_review_shows_its_best_line_beside_the_played_one() -
         w.language = "en"
         shown += 1
     assert shown >= 2
+
+
+@pytest.mark.parametrize(("size", "seed"), [(8, 1), (8, 2), (6, 3), (6, 4), (10, 5)])
+def test_random_positions_send_every_scored_line_legal_and_as_analysed(size: int, seed: int) -> None:
+    """Random positions of several sizes: every scored square's line is its analysed line,
+    replays legally with the right colours, and says the analysis' certainty."""
+    rng = random.Random(seed)
+    board = play_random(Board(rules=Rules(size=size)), rng, plies=rng.randrange(4, size * size - 12))
+    if board.is_game_over() or board.must_pass():
+        pytest.skip("no move to score here")
+    w, _ = widget(board=board, show_scores=True, analysis_depth=2)
+    assert w.wait(30) and w.scores
+    analysis = w._aids.current_analysis()
+    assert analysis is not None and set(w.lines) == set(w.scores) == {str(e.move) for e in analysis.moves}
+    check_lines(board, analysis, w.lines)
+
+
+def test_a_line_proven_short_of_the_end_says_so_with_its_depth() -> None:
+    """4x4, 8 empties: at depth 7 a3 is a proven win whose margin is only a bound; its line
+    says so, and solved by default it says exact."""
+    from tests.test_widget_aids import PROVEN_SHORT_OF_THE_END
+
+    board = Board.from_transcript(PROVEN_SHORT_OF_THE_END, rules=Rules(size=4))
+    w, _ = widget(board=board, analysis_depth=7)
+    w.hint()
+    assert w.wait(10) and w.hints == ["a3"]
+    analysis = w._aids.current_analysis()
+    assert analysis is not None and analysis["a3"].bound
+    check_lines(board, analysis, w.lines)
+    assert w.lines["a3"]["note"] == "a proven win, searched to depth 7"
+    w.language = "pl"
+    assert w.lines["a3"]["note"] == "udowodniona wygrana, przeszukano do głębokości 7"
+    w.language = "en"
+    w.analysis_depth = None  # the default solves these 8 empties; other settings, a new hint
+    assert w.lines == {}
+    w.hint()
+    assert w.wait(10) and w.hints == ["a4"]  # solved, a4 wins by more
+    assert w.lines["a4"]["note"] == "exact, to the end of the game"
