@@ -774,9 +774,10 @@ function moveList(ctx, jump) {
       flag(b, "data-best", !!e && !forced, e && String(e.best));
       flag(b, "data-certainty", !!e && !forced, e && (e.exact ? "exact" : e.bound ? "bound" : "estimate"));
       if (e && e.mark) b.append(h("span", { class: "rw-annot", "aria-hidden": "true" }, String(e.mark)));
-      if (e && e.note) { // the tooltip, and the same words for screen readers
-        b.setAttribute("title", String(e.note));
-        b.setAttribute("aria-label", `${b.firstChild ? b.firstChild.textContent : ""}, ${e.note}`);
+      if (e && e.note) { // the tooltip, and the same words for screen readers; a marked move's best line too
+        const words = e.lines_note ? `${e.note}\n${e.lines_note}` : String(e.note);
+        b.setAttribute("title", words);
+        b.setAttribute("aria-label", `${b.firstChild ? b.firstChild.textContent : ""}, ${words.replace("\n", "; ")}`);
       } else {
         b.removeAttribute("title");
         b.removeAttribute("aria-label");

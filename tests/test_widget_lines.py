@@ -124,6 +124,7 @@ def test_a_marked_move_in_a_review_shows_its_best_line_beside_the_played_one() -
         here = w.review_here
         if not here or not here.get("line"):
             assert not here or "lines_note" not in here
+            assert "lines_note" not in w.review_moves[entry.ply - 1]
             continue
         assert entry.analysis is not None and here["line"][0] == str(entry.best)
         best = entry.analysis[entry.best]
@@ -135,6 +136,7 @@ def test_a_marked_move_in_a_review_shows_its_best_line_beside_the_played_one() -
         assert here["played_line"] == played and played[0] == str(entry.played)
         assert here["lines_note"].startswith(f"Best line: {' '.join(here['line'])} (")
         assert here["lines_note"].endswith(f"; played: {' '.join(played)}")
+        assert w.review_moves[entry.ply - 1]["lines_note"] == here["lines_note"]  # the move list's tooltip
         w.language = "ca"
         assert w.review_here["lines_note"].startswith("Millor línia: ")
         w.language = "en"

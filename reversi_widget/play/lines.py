@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..analysis import Analysis, MoveAnalysis, MoveReview
+from ..analysis import Analysis, MoveAnalysis, MoveReview, review_mark
 from ..board import Board, Move
 from ..errors import ReversiError
 from ..i18n import translate
 from .texts import COLOR_KEY
 
-__all__ = ["line_entry", "line_note", "lines_picture", "review_lines"]
+__all__ = ["line_entry", "line_note", "lines_picture", "marked_lines", "review_lines"]
 
 
 def replay(board: Board, line: Sequence[Move]) -> tuple[list[str], list[str]]:
@@ -90,3 +90,21 @@ def review_lines(entry: MoveReview, played: Sequence[Move], before: Board, langu
         note=line_note(best, language),
     )
     return {"line": names, "line_colors": colors, "played_line": played_names, "lines_note": text}
+
+
+def marked_lines(board: Board, line: Sequence[Move], reviews: Sequence[MoveReview], language: str) -> dict[int, str]:
+    """For each marked move of a reviewed line (by its index in ``line``), its best line beside
+    the moves played, in words (``review_lines``): the move list's tooltips. ``board`` is any
+    position of the line; the line is replayed from its start up to the last marked move."""
+    marked = {i for i, entry in enumerate(reviews[: len(line)]) if entry.analysis is not None and review_mark(entry)}
+    out: dict[int, str] = {}
+    probe = board.copy()
+    while probe.move_stack:
+        probe.pop()
+    for i in range(max(marked, default=-1) + 1):
+        if i in marked:
+            found = review_lines(reviews[i], line[i:], probe, language)
+            if found:
+                out[i] = str(found["lines_note"])
+        probe.push(line[i])
+    return out

@@ -15,7 +15,7 @@ from ..i18n import translate
 from ..reasons import why
 from ..squares import BLACK, WHITE, Color, square_name
 from .aids import Aids, best_moves
-from .lines import lines_picture, review_lines
+from .lines import lines_picture, marked_lines, review_lines
 from .overlays import overlay_picture
 from .puzzling import hides_answer
 from .session import Session
@@ -184,7 +184,7 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
         "scores": scores,
         "lines": lines,
         "review_here": review_here(aids.reviewed_last(), language, session.board, session.line),
-        "review_moves": [] if reviews is None else [review_entry(entry, language) for entry in reviews],
+        "review_moves": [] if reviews is None else review_moves(session, reviews, language),
         "evaluations": [] if reviews is None else evaluations(reviews),
         "busy": busy,
         "progress": progress,
@@ -235,6 +235,15 @@ def rule_notes(board: Board) -> list[Text]:
     if rules.supply is not None:
         notes.append(Text("rule_supply", discs=Text("count_discs", count=rules.supply)))
     return notes
+
+
+def review_moves(session: Session, reviews: list[MoveReview], language: str) -> list[dict[str, object]]:
+    """The reviewed moves as the move list gets them, a marked one with its best line beside
+    the moves played (``lines_note``, for its tooltip)."""
+    entries = [review_entry(entry, language) for entry in reviews]
+    for i, text in marked_lines(session.board, session.line, reviews, language).items():
+        entries[i]["lines_note"] = text
+    return entries
 
 
 def review_entry(entry: MoveReview, language: str) -> dict[str, object]:

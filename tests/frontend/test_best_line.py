@@ -113,7 +113,12 @@ REVIEW_HERE = {  # the marked move 4. d3?? (White), as play/view.py review_here 
 
 
 def test_a_marked_move_shows_its_best_line_beside_the_played_one(boot: Any) -> None:
-    page = boot(8, moves=REVIEWED_MOVES, ply=4, review_moves=REVIEW, review_here=REVIEW_HERE)
+    review = [{**e, "lines_note": REVIEW_HERE["lines_note"]} if e["ply"] == 4 else e for e in REVIEW]
+    page = boot(8, moves=REVIEWED_MOVES, ply=4, review_moves=review, review_here=REVIEW_HERE)
+    move = f"{V1} .rw-move[data-ply='4']"
+    assert page.get_attribute(move, "title") == f"{REVIEW[3]['note']}\n{REVIEW_HERE['lines_note']}"  # its tooltip
+    assert page.get_attribute(move, "aria-label") == f"d3, {REVIEW[3]['note']}; {REVIEW_HERE['lines_note']}"
+    assert page.get_attribute(f"{V1} .rw-move[data-ply='3']", "title") == REVIEW[2]["note"]  # none sent: none said
     assert page.text_content(f"{V1} [data-role=review-lines]") == REVIEW_HERE["lines_note"]
     assert REVIEW_HERE["note"] in page.text_content(f"{V1} [data-role=review-note]")
     assert ghosts(page) == {}
