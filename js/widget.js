@@ -978,12 +978,13 @@ function notices(ctx) {
   // On a reviewed line: the verdict on the move that led to the position shown (its best move
   // is marked on the board).
   const reviewNote = h("div", { class: "rw-review-note", "data-role": "review-note", hidden: true });
+  const reviewLines = h("div", { class: "rw-review-lines", "data-role": "review-lines", hidden: true });
   // The best line on show on the board, in words (the board's "line" on the bus).
   const lineNote = h("div", { class: "rw-line-note", "data-role": "line-note", hidden: true });
   // The concept overlay's sentence: what the marks on the board are.
   const conceptNote = h("div", { class: "rw-concept-note", "data-role": "concept-note", hidden: true });
   const el = h("div", { class: "rw-notices" },
-    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, reviewNote, lineNote, notice, legend, conceptNote);
+    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, reviewNote, reviewLines, lineNote, notice, legend, conceptNote);
   const showLine = (ev) => { lineNote.textContent = String(ev.detail || ""); lineNote.hidden = !lineNote.textContent; };
   ctx.bus.addEventListener("line", showLine);
   dismiss.addEventListener("click", () => { notice.hidden = true; });
@@ -1026,10 +1027,10 @@ function notices(ctx) {
   function drawReviewNote() {
     const here = get("review_here", {}) || {};
     reviewNote.textContent = here.note ? String(here.note) : "";
-    if (here.note && here.lines_note) { // a marked move: its best line beside the one played
-      reviewNote.append(h("div", { class: "rw-review-lines", "data-role": "review-lines" }, String(here.lines_note)));
-    }
     reviewNote.hidden = !here.note;
+    // a marked move: its best line beside the one played
+    reviewLines.textContent = here.note && here.lines_note ? String(here.lines_note) : "";
+    reviewLines.hidden = !reviewLines.textContent;
     flag(reviewNote, "data-color", !!here.color, String(here.color || ""));
   }
   function drawConceptNote() {
