@@ -1,5 +1,5 @@
 """Make the README's pictures: the widget in JupyterLab (light, dark, dark with scores, high
-contrast, a puzzle, a reviewed game), a board grid and charts.
+contrast, a puzzle, a reviewed game, a hint with its line), a board grid and charts.
 
     python docs/make_images.py
 
@@ -166,12 +166,45 @@ def review_screenshot() -> None:
             widget.screenshot(path=str(IMAGES / "review.png"))
 
 
+def line_screenshot() -> None:
+    """A hint with its line: the best move ringed, its line as numbered ghost discs in the
+    movers' colours, and the line in words under the board."""
+    source = (
+        "from reversi_widget import Board, ReversiWidget, native\n"
+        "native.wait('midgame'); native.wait('endgame')\n"
+        f"w = ReversiWidget(Board.from_transcript({OPENING!r}), animation='off')\n"
+        "w.hint()\n"
+        "assert w.wait(60) and w.lines\n"
+        "w"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        notebook = nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_code_cell(source)],
+            metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        )
+        nbformat.write(notebook, root / "line.ipynb")
+        with jupyter_lab(root, ["--LabApp.expose_app_in_browser=True"]) as url, chromium() as browser:
+            page = browser.new_page(viewport={"width": 1100, "height": 1000}, device_scale_factor=1)
+            page.set_default_timeout(120_000)
+            page.goto(f"{url}/lab/tree/line.ipynb?reset")
+            page.wait_for_function(KERNEL_IDLE)
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            widget = page.locator(".reversi-widget").first
+            page.wait_for_selector(".reversi-widget [data-role=ghosts] .rw-ghost")
+            page.wait_for_function(KERNEL_IDLE)
+            page.mouse.move(0, 0)
+            page.wait_for_timeout(500)
+            widget.screenshot(path=str(IMAGES / "hint-line.png"))
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     static_pictures()
     widget_screenshots()
     puzzle_screenshot()
     review_screenshot()
+    line_screenshot()
     print("written:", ", ".join(sorted(p.name for p in IMAGES.iterdir())))
 
 

@@ -82,6 +82,9 @@ function viewContext(model) {
       }
     },
     scope: () => scope(model),
+    // The parts of one view tell each other what only the view knows (the line on show, a
+    // hovered move of the list): "line" carries a line's text, "review-hover" a boolean.
+    bus: new EventTarget(),
   };
 }
 
@@ -171,6 +174,8 @@ function board(ctx, { onBuild }) {
   let kbd = false; // keyboard mode: show the cursor and preview its flips
   let cursorEl = null;
   let arrowsLayer = null;
+  let ghostLayer = null;
+  let reviewHover = false; // the move list's marked current move is hovered or focused
   const centre = () => (api.n / 2 - 1) * api.n + api.n / 2 - 1; // the upper-left centre square
   // The concept overlay's marker in a square's top-left corner, clear of the disc: a small disc
   // (its right half repainted for "both") and a cross; CSS shows what the square's kind needs.
@@ -261,8 +266,9 @@ function board(ctx, { onBuild }) {
       svg.append(row);
     }
     arrowsLayer = s("g", { class: "rw-arrows", "aria-hidden": "true" });
+    ghostLayer = s("g", { class: "rw-ghosts", "data-role": "ghosts", "aria-hidden": "true" });
     cursorEl = s("rect", { class: "rw-cursor", x: 2, y: 2, width: C - 4, height: C - 4, rx: 4 });
-    svg.append(arrowsLayer, cursorEl);
+    svg.append(arrowsLayer, ghostLayer, cursorEl);
     cursor = resized ? centre() : clamp(cursor, 0, n * n - 1);
     drawSquares();
     drawArrows();
@@ -290,6 +296,7 @@ function board(ctx, { onBuild }) {
     const bestScore = ranked.length ? scoreOf(ranked[0]) : null;
     const concepts = get("concept_marks", {}) || {};
     const concept = String(get("concept", "") || "");
+    const lines = get("lines", {}) || {};
     api.squares.forEach(({ name, g, mark, fill, evalText }, i) => {
       const disc = DISC[discs[i]] || "empty";
       const isLegal = showLegal && hasOwn(legal, name);
@@ -327,6 +334,7 @@ function board(ctx, { onBuild }) {
       else if (missed.has(name)) words.push(S("practice_missed"));
       if (score) words.push(`${S("score")} ${score}`);
       if (hints.has(name)) words.push(S("hint_move"));
+      if (hasOwn(lines, name) && lines[name] && lines[name].text) words.push(String(lines[name].text)); // the line, for screen readers
       if (reviewBest) words.push(`${S(String(reviewed.color || ""))}: ${S("review_best")}`);
       if (written) words.push(written);
       const kind = hasOwn(concepts, name) ? String(concepts[name]) : "";
@@ -342,6 +350,7 @@ function board(ctx, { onBuild }) {
   function drawPreview() {
     for (const g of previewed) g.removeAttribute("data-preview");
     previewed = [];
+    drawGhosts();
     const { squares } = api;
     const target = hover || (kbd && document.activeElement === svg && squares[cursor] ? squares[cursor].name : null);
     const flips = target && get("show_flips", true) ? get("legal", {})[target] : null;
@@ -355,6 +364,50 @@ function board(ctx, { onBuild }) {
     mark(target, "place");
     for (const f of flips) mark(f, "flip");
   }
+
+  // The best line (`lines`, `review_here`): numbered ghost discs in the movers' colours on the
+  // empty squares it plays, a pass unnumbered. The scored square under the pointer or the
+  // keyboard cursor shows its line, else the marked move hovered in the move list its best
+  // line, else the hinted move its line; its words go under the board (bus "line").
+  let lineShown = null;
+  function shownLine() {
+    const lines = get("lines", {}) || {};
+    const { squares } = api;
+    const target = hover || (kbd && document.activeElement === svg && squares[cursor] ? squares[cursor].name : null);
+    if (target && hasOwn(lines, target)) return lines[target];
+    const here = get("review_here", {}) || {};
+    if (reviewHover && Array.isArray(here.line)) return { line: here.line, colors: here.line_colors, text: "" };
+    const hints = get("hints", []) || [];
+    return hints.length && hasOwn(lines, hints[0]) ? lines[hints[0]] : null;
+  }
+  function drawGhosts() {
+    if (!ghostLayer) return;
+    ghostLayer.replaceChildren();
+    const shown = shownLine();
+    const discs = get("discs", "");
+    const names = shown && Array.isArray(shown.line) ? shown.line : [];
+    const colors = shown && Array.isArray(shown.colors) ? shown.colors : [];
+    let number = 0;
+    names.forEach((name, k) => {
+      if (name === "pass") return;
+      number += 1;
+      const i = api.byName.get(name);
+      if (i == null || (DISC[discs[i]] || "empty") !== "empty") return;
+      const { x, y } = api.squares[i];
+      const color = COLORS.includes(colors[k]) ? colors[k] : "black";
+      const ghost = s("g", { class: "rw-ghost", "data-ghost": String(number), "data-ghost-square": name, "data-color": color });
+      const label = s("text", { class: "rw-ghost-num", x: x + C / 2, y: y + C / 2 });
+      label.textContent = String(number);
+      ghost.append(s("circle", { class: "rw-ghost-disc", cx: x + C / 2, cy: y + C / 2, r: C * 0.3 }), label);
+      ghostLayer.append(ghost);
+    });
+    const words = shown && shown.text ? String(shown.text) : "";
+    if (words !== lineShown) {
+      lineShown = words;
+      ctx.bus.dispatchEvent(new CustomEvent("line", { detail: words }));
+    }
+  }
+  ctx.bus.addEventListener("review-hover", (ev) => { reviewHover = !!ev.detail; drawGhosts(); });
 
   function drawCursor() {
     const sq = api.squares[cursor];
@@ -467,7 +520,7 @@ function board(ctx, { onBuild }) {
   function update() { drawSquares(); drawCursor(); }
   const redraw = batched(drawSquares);
   life.on("board_size show_coordinates", build);
-  life.on("discs legal show_legal last_move last_flips marks fill hints scores review_here concept concept_marks", redraw);
+  life.on("discs legal show_legal last_move last_flips marks fill hints scores lines review_here concept concept_marks", redraw);
   life.on("practice_move practice_flips practice_wrong practice_missed", redraw);
   life.on("show_flips", drawPreview);
   life.on("arrows", drawArrows);
@@ -670,6 +723,18 @@ function moveList(ctx, jump) {
     if (b) jump.request(Number(b.getAttribute("data-ply")));
   });
   replay.addEventListener("input", () => jump.request(Number(replay.value)));
+  // Hovering or focusing the marked move that led to the position shown draws its best line
+  // (`review_here.line`) on the board.
+  let hovering = false;
+  const hoverReview = (ev) => {
+    const b = ev && ev.target.closest ? ev.target.closest(".rw-move[data-mark]") : null;
+    const on = !!b && Number(b.getAttribute("data-ply")) === get("ply", 0);
+    if (on !== hovering) { hovering = on; ctx.bus.dispatchEvent(new CustomEvent("review-hover", { detail: on })); }
+  };
+  list.addEventListener("pointerover", hoverReview);
+  list.addEventListener("focusin", hoverReview);
+  list.addEventListener("pointerleave", () => hoverReview(null));
+  list.addEventListener("focusout", () => hoverReview(null));
 
   let entries = [];
   let current = null;
@@ -709,9 +774,10 @@ function moveList(ctx, jump) {
       flag(b, "data-best", !!e && !forced, e && String(e.best));
       flag(b, "data-certainty", !!e && !forced, e && (e.exact ? "exact" : e.bound ? "bound" : "estimate"));
       if (e && e.mark) b.append(h("span", { class: "rw-annot", "aria-hidden": "true" }, String(e.mark)));
-      if (e && e.note) { // the tooltip, and the same words for screen readers
-        b.setAttribute("title", String(e.note));
-        b.setAttribute("aria-label", `${b.firstChild ? b.firstChild.textContent : ""}, ${e.note}`);
+      if (e && e.note) { // the tooltip, and the same words for screen readers; a marked move's best line too
+        const words = e.lines_note ? `${e.note}\n${e.lines_note}` : String(e.note);
+        b.setAttribute("title", words);
+        b.setAttribute("aria-label", `${b.firstChild ? b.firstChild.textContent : ""}, ${words.replace("\n", "; ")}`);
       } else {
         b.removeAttribute("title");
         b.removeAttribute("aria-label");
@@ -912,10 +978,15 @@ function notices(ctx) {
   // On a reviewed line: the verdict on the move that led to the position shown (its best move
   // is marked on the board).
   const reviewNote = h("div", { class: "rw-review-note", "data-role": "review-note", hidden: true });
+  const reviewLines = h("div", { class: "rw-review-lines", "data-role": "review-lines", hidden: true });
+  // The best line on show on the board, in words (the board's "line" on the bus).
+  const lineNote = h("div", { class: "rw-line-note", "data-role": "line-note", hidden: true });
   // The concept overlay's sentence: what the marks on the board are.
   const conceptNote = h("div", { class: "rw-concept-note", "data-role": "concept-note", hidden: true });
   const el = h("div", { class: "rw-notices" },
-    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, reviewNote, notice, legend, conceptNote);
+    h("div", { class: "rw-statusbar" }, status, thinking), progress, result, reviewNote, reviewLines, lineNote, notice, legend, conceptNote);
+  const showLine = (ev) => { lineNote.textContent = String(ev.detail || ""); lineNote.hidden = !lineNote.textContent; };
+  ctx.bus.addEventListener("line", showLine);
   dismiss.addEventListener("click", () => { notice.hidden = true; });
 
   function drawStatus() {
@@ -957,6 +1028,9 @@ function notices(ctx) {
     const here = get("review_here", {}) || {};
     reviewNote.textContent = here.note ? String(here.note) : "";
     reviewNote.hidden = !here.note;
+    // a marked move: its best line beside the one played
+    reviewLines.textContent = here.note && here.lines_note ? String(here.lines_note) : "";
+    reviewLines.hidden = !reviewLines.textContent;
     flag(reviewNote, "data-color", !!here.color, String(here.color || ""));
   }
   function drawConceptNote() {

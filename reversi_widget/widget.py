@@ -301,12 +301,12 @@ class ReversiWidget(WidgetTraits):
         self.paused = False
 
     def hint(self) -> None:
-        """Ring the best move(s) for the side to move (the ``hints`` trait) and say them in a
-        notice. The analysis runs away from the kernel (a worker thread, or slices on the
-        event loop where there are no threads), so this returns at once; the ring goes when
-        the position changes. Raises ``AnalysisRefusedError`` (and changes nothing) when
-        there is no move to hint: the game is over, a computer is to move, the side to move
-        must pass, or the free start's centre discs are being placed."""
+        """Ring the best move(s) for the side to move (the ``hints`` trait), draw the line expected
+        after it (``lines``) and say them in a notice. The analysis runs away from the kernel (a
+        worker thread, or slices on the event loop where there are no threads), so this returns
+        at once; the ring and the line go when the position changes. Raises
+        ``AnalysisRefusedError`` (and changes nothing) when there is no move to hint: the game is
+        over, a computer is to move, the side to move must pass, or the free start's discs are being placed."""
         self._act(lambda session: self._aids.hint())
 
     def review(self) -> None:

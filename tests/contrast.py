@@ -110,6 +110,15 @@ MEASURE = (
     add('concept ' + kind, `[data-concept-mark=${kind}] .rw-concept-frame`, onField);
   }
   add('concept x_square cross', '[data-concept-mark=x_square] .rw-concept-cross', onField);
+  // the best line's ghost discs (by fill or dashed edge) on the field, and their numbers on
+  // the ghost as painted over the field
+  for (const color of ['black', 'white']) {
+    const ghost = [...root.querySelectorAll(`.rw-ghost[data-color=${color}] .rw-ghost-disc`)].find(visible);
+    if (!ghost) continue;
+    out['ghost ' + color] = shape(ghost, field);
+    const num = ghost.parentElement.querySelector('.rw-ghost-num');
+    out['ghost number on ' + color] = text(num, over(paint(ghost, 'fill'), field));
+  }
   const cursor = [...root.querySelectorAll('.rw-cursor')].find(visible);
   if (cursor) out['keyboard cursor'] = shape(cursor, field);
   const arrow = [...root.querySelectorAll('.rw-arrow')].find(visible);

@@ -171,6 +171,10 @@ EXPECTED = {
     "best score",
     "wrong flip mark",
     "missed flip mark",
+    "ghost black",
+    "ghost white",
+    "ghost number on black",
+    "ghost number on white",
     "keyboard cursor",
     "arrow",
     "black chip",
@@ -226,6 +230,7 @@ def test_every_marker_is_readable_in_every_theme(server: Server, page: Any) -> N
             assert found["legal dot / star point size"] >= 2, key
             if theme == "high-contrast":
                 assert found["score"] >= TEXT_AA and found["best score"] >= TEXT_AA
+                assert found["ghost number on black"] >= TEXT_AA and found["ghost number on white"] >= TEXT_AA
                 texts = [t for cell in BOARDS for t in page.evaluate(TEXTS, view(panel, cell))]
                 assert len(texts) > 30 and not [t for t in texts if t[1] < TEXT_AA], texts
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
@@ -234,6 +239,48 @@ def test_every_marker_is_readable_in_every_theme(server: Server, page: Any) -> N
         seen["auto in JupyterLab Dark"]["legal dot (black to move)"]
         == seen["dark in JupyterLab Light"]["legal dot (black to move)"]
     )
+
+
+def test_pointing_at_a_scored_square_draws_its_line_as_ghosts(server: Server, page: Any) -> None:
+    """The scores' lines as Python sends them, drawn in JupyterLab: the pointer on a scored
+    square numbers the empty squares of its line in the movers' colours, writes the line under
+    the board, and takes both away when it leaves."""
+    import json
+
+    name = write_notebook(
+        server,
+        "lines.ipynb",
+        IMPORT + "s = ReversiWidget('f5d6c3', animation='off', show_scores=True, analysis_depth=3)\ns.wait(60)\ns",
+        "",
+    )
+    widget = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
+    page.wait_for_selector(f"{widget} [data-square][data-score]")
+    page.wait_for_function(KERNEL_IDLE)
+    printed = run_code(page, 1, "import json\nprint(json.dumps(s.lines), s.discs, 'END')")
+    lines_json, discs = printed.split("END")[0].strip().rsplit(" ", 1)
+    lines = json.loads(lines_json)
+    square = sorted(lines)[0]
+    line = lines[square]
+    ghosts = f"{widget} [data-role=ghosts] .rw-ghost"
+    assert page.locator(ghosts).count() == 0
+    page.hover(f'{widget} [data-square="{square}"]')
+    page.wait_for_selector(ghosts)
+    drawn = page.eval_on_selector_all(
+        ghosts, "els => els.map(g => [g.dataset.ghostSquare, g.dataset.color, g.textContent])"
+    )
+    files = "abcdefgh"
+    expected, number = [], 0
+    for move, color in zip(line["line"], line["colors"], strict=True):
+        if move == "pass":
+            continue
+        number += 1
+        if discs[(int(move[1:]) - 1) * 8 + files.index(move[0])] == "-":
+            expected.append([move, color, str(number)])
+    assert drawn == expected and drawn[0][:2] == [square, "white"]  # White to move after f5 d6 c3
+    assert page.inner_text(f"{widget} [data-role=line-note]") == line["text"]
+    page.mouse.move(0, 0)
+    page.wait_for_selector(ghosts, state="detached")
+    assert page.is_hidden(f"{widget} [data-role=line-note]")
 
 
 # -- 4 and 5: the buttons that apply, and no stale notice -------------------------------------------

@@ -98,6 +98,7 @@ class WidgetTraits(anywidget.AnyWidget):
     practice_moves = traitlets.Int(0).tag(sync=True, echo_update=False)
     hints: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
     scores = traitlets.Dict().tag(sync=True, echo_update=False)
+    lines = traitlets.Dict().tag(sync=True, echo_update=False)
     review_moves: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True, echo_update=False)
     review_here = traitlets.Dict().tag(sync=True, echo_update=False)
     evaluations: traitlets.List[float] = traitlets.List().tag(sync=True, echo_update=False)
@@ -155,9 +156,9 @@ class WidgetTraits(anywidget.AnyWidget):
         "board_size", "discs", "turn", "ply", "legal", "last_move", "last_flips", "counts", "supply", "status",
         "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "can_undo", "can_redo", "thinking",
         "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
-        "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "review_here", "review_moves",
-        "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state", "editing",
-        "position", "actions", "rule_notes", "explorer_view", "concept_marks", "concept_note"
+        "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "lines", "review_here",
+        "review_moves", "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state",
+        "editing", "position", "actions", "rule_notes", "explorer_view", "concept_marks", "concept_note"
     )
     # fmt: on
 

@@ -7,12 +7,15 @@ traits (js/PROTOCOL.md names each one).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..analysis import MoveReview, evaluations, review_mark
-from ..board import Board, Outcome
+from ..board import Board, Move, Outcome
 from ..i18n import translate
 from ..reasons import why
 from ..squares import BLACK, WHITE, Color, square_name
 from .aids import Aids, best_moves
+from .lines import lines_picture, marked_lines, review_lines
 from .overlays import overlay_picture
 from .puzzling import hides_answer
 from .session import Session
@@ -108,6 +111,7 @@ def modes_picture(session: Session, language: str) -> dict[str, object]:
             last_flips=[],
             hints=[],
             scores={},
+            lines={},
             can_undo=False,
             can_redo=False,
         )
@@ -115,7 +119,7 @@ def modes_picture(session: Session, language: str) -> dict[str, object]:
         if run.solution_shown and session.board.ply == 0:
             out["hints"] = [str(move) for move in run.puzzle.solution]
         elif hides_answer(session):
-            out["hints"], out["scores"] = [], {}
+            out["hints"], out["scores"], out["lines"] = [], {}, {}
     return out
 
 
@@ -159,11 +163,14 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
     analysis = aids.current_analysis() if session.human_to_move() else None
     hint: list[str] = []
     scores: dict[str, str] = {}
+    lines: dict[str, object] = {}
     if analysis is not None:
         if aids.hint_for == key:
             hint = [str(entry.move) for entry in best_moves(analysis)]
         if aids.show_scores:
             scores = {str(entry.move): score_text(entry).render(language) for entry in analysis.moves if entry.move}
+        if hint or scores:
+            lines = lines_picture(session.board, analysis, [*hint, *scores], language)
     reviews = aids.current_review()
     busy, progress = "", 0.0
     if aids.review_job is not None and aids.review_job == session.line_id:
@@ -175,8 +182,9 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
     return {
         "hints": hint,
         "scores": scores,
-        "review_here": review_here(aids.reviewed_last(), language, session.board),
-        "review_moves": [] if reviews is None else [review_entry(entry, language) for entry in reviews],
+        "lines": lines,
+        "review_here": review_here(aids.reviewed_last(), language, session.board, session.line),
+        "review_moves": [] if reviews is None else review_moves(session, reviews, language),
         "evaluations": [] if reviews is None else evaluations(reviews),
         "busy": busy,
         "progress": progress,
@@ -229,6 +237,15 @@ def rule_notes(board: Board) -> list[Text]:
     return notes
 
 
+def review_moves(session: Session, reviews: list[MoveReview], language: str) -> list[dict[str, object]]:
+    """The reviewed moves as the move list gets them, a marked one with its best line beside
+    the moves played (``lines_note``, for its tooltip)."""
+    entries = [review_entry(entry, language) for entry in reviews]
+    for i, text in marked_lines(session.board, session.line, reviews, language).items():
+        entries[i]["lines_note"] = text
+    return entries
+
+
 def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
     """One reviewed move as the views get it (js/PROTOCOL.md, ``review_moves``)."""
     loss = round(entry.loss, 1)
@@ -258,26 +275,31 @@ def review_entry(entry: MoveReview, language: str) -> dict[str, object]:
     }
 
 
-def review_here(entry: MoveReview | None, language: str, shown_board: Board | None = None) -> dict[str, str]:
+def review_here(
+    entry: MoveReview | None, language: str, shown_board: Board | None = None, played: Sequence[Move] = ()
+) -> dict[str, object]:
     """The reviewed move that led to the position shown (``shown_board``), for the board to
     mark its best move (``best``, the square, and ``color``, whose move it was) and say the
     verdict (``note``: "5. d6?? (Black): best: f5, lost about 24 discs (estimate)"), with
     why a marked move lost where a computed fact stands out ("— d6 gives White the corner
-    a1", ``reasons.why``); empty elsewhere, and for a forced move (js/PROTOCOL.md,
-    ``review_here``)."""
+    a1", ``reasons.why``); for a marked move, its best line beside the moves played
+    (``played``: the game's whole line, ``lines.review_lines``); empty elsewhere, and for a
+    forced move (js/PROTOCOL.md, ``review_here``)."""
     if entry is None or entry.forced:
         return {}
     shown = review_entry(entry, language)
     color = COLOR_KEY[entry.color]
     move = f"{entry.label}{shown['mark']}"
     note = translate("review_note", language, move=move, color=translate(color, language), note=shown["note"])
+    lines: dict[str, object] = {}
     if shown["mark"] and shown_board is not None:
         before = shown_board.copy()
         before.pop()
         reason = why(before, entry.played, entry.best)
         if reason is not None:
             note = translate("review_reason", language, note=note, reason=reason.render(language))
-    return {"best": str(entry.best), "played": str(entry.played), "color": color, "note": note}
+        lines = review_lines(entry, played[entry.ply - 1 :], before, language)
+    return {"best": str(entry.best), "played": str(entry.played), "color": color, "note": note, **lines}
 
 
 def review_certainty(entry: MoveReview, verdict: str, language: str) -> str:
