@@ -11,7 +11,10 @@ from __future__ import annotations
 import random
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -130,6 +133,25 @@ def puzzle_screenshot() -> None:
             widget.screenshot(path=str(IMAGES / "puzzle.png"))
 
 
+@contextmanager
+def lab_page(source: str, name: str, height: int, timeout: int) -> Iterator[Any]:
+    """A page of real JupyterLab on a one-cell notebook of ``source``, run, its kernel idle."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        notebook = nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_code_cell(source)],
+            metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        )
+        nbformat.write(notebook, root / name)
+        with jupyter_lab(root, ["--LabApp.expose_app_in_browser=True"]) as url, chromium() as browser:
+            page = browser.new_page(viewport={"width": 1100, "height": height}, device_scale_factor=1)
+            page.set_default_timeout(timeout)
+            page.goto(f"{url}/lab/tree/{name}?reset")
+            page.wait_for_function(KERNEL_IDLE)
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            yield page
+
+
 def review_screenshot() -> None:
     """A reviewed game at its first marked move: the best move ringed on the board, the verdict
     under it, the marks in the move list and the labelled chart."""
@@ -143,27 +165,15 @@ def review_screenshot() -> None:
         "assert w.wait(300) and w.review_moves\n"
         "w"
     )
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        notebook = nbformat.v4.new_notebook(
-            cells=[nbformat.v4.new_code_cell(source)],
-            metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-        )
-        nbformat.write(notebook, root / "review.ipynb")
-        with jupyter_lab(root, ["--LabApp.expose_app_in_browser=True"]) as url, chromium() as browser:
-            page = browser.new_page(viewport={"width": 1100, "height": 1100}, device_scale_factor=1)
-            page.set_default_timeout(300_000)
-            page.goto(f"{url}/lab/tree/review.ipynb?reset")
-            page.wait_for_function(KERNEL_IDLE)
-            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            widget = page.locator(".reversi-widget").first
-            page.wait_for_selector(".reversi-widget [data-role=review-chart] .rw-chart-axis")
-            page.wait_for_function(KERNEL_IDLE)
-            page.locator(".reversi-widget [data-role=moves] [data-ply]:has(.rw-annot)").first.click()
-            page.wait_for_selector(".reversi-widget [data-review-best]")
-            page.mouse.move(0, 0)
-            page.wait_for_timeout(500)
-            widget.screenshot(path=str(IMAGES / "review.png"))
+    with lab_page(source, "review.ipynb", 1100, 300_000) as page:
+        widget = page.locator(".reversi-widget").first
+        page.wait_for_selector(".reversi-widget [data-role=review-chart] .rw-chart-axis")
+        page.wait_for_function(KERNEL_IDLE)
+        page.locator(".reversi-widget [data-role=moves] [data-ply]:has(.rw-annot)").first.click()
+        page.wait_for_selector(".reversi-widget [data-review-best]")
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(500)
+        widget.screenshot(path=str(IMAGES / "review.png"))
 
 
 def line_screenshot() -> None:
@@ -177,25 +187,13 @@ def line_screenshot() -> None:
         "assert w.wait(60) and w.lines\n"
         "w"
     )
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        notebook = nbformat.v4.new_notebook(
-            cells=[nbformat.v4.new_code_cell(source)],
-            metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-        )
-        nbformat.write(notebook, root / "line.ipynb")
-        with jupyter_lab(root, ["--LabApp.expose_app_in_browser=True"]) as url, chromium() as browser:
-            page = browser.new_page(viewport={"width": 1100, "height": 1000}, device_scale_factor=1)
-            page.set_default_timeout(120_000)
-            page.goto(f"{url}/lab/tree/line.ipynb?reset")
-            page.wait_for_function(KERNEL_IDLE)
-            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            widget = page.locator(".reversi-widget").first
-            page.wait_for_selector(".reversi-widget [data-role=ghosts] .rw-ghost")
-            page.wait_for_function(KERNEL_IDLE)
-            page.mouse.move(0, 0)
-            page.wait_for_timeout(500)
-            widget.screenshot(path=str(IMAGES / "hint-line.png"))
+    with lab_page(source, "line.ipynb", 1000, 120_000) as page:
+        widget = page.locator(".reversi-widget").first
+        page.wait_for_selector(".reversi-widget [data-role=ghosts] .rw-ghost")
+        page.wait_for_function(KERNEL_IDLE)
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(500)
+        widget.screenshot(path=str(IMAGES / "hint-line.png"))
 
 
 def main() -> None:
