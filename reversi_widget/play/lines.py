@@ -98,9 +98,7 @@ def marked_lines(board: Board, line: Sequence[Move], reviews: Sequence[MoveRevie
     position of the line; the line is replayed from its start up to the last marked move."""
     marked = {i for i, entry in enumerate(reviews[: len(line)]) if entry.analysis is not None and review_mark(entry)}
     out: dict[int, str] = {}
-    probe = board.copy()
-    while probe.move_stack:
-        probe.pop()
+    probe = board.root()
     for i in range(max(marked, default=-1) + 1):
         if i in marked:
             found = review_lines(reviews[i], line[i:], probe, language)
