@@ -715,8 +715,17 @@ function moveList(ctx, jump) {
   const list = h("div", { class: "rw-movelist", "data-role": "moves" });
   const replay = h("input", { type: "range", min: "0", max: "0", step: "1", value: "0", "data-role": "replay", class: "rw-replay", ...OWN_KEYS });
   L(replay, "replay", "aria-label");
+  // The named opening the moves up to the position shown follow, above the list (`opening`).
+  const opening = h("div", { class: "rw-opening", "data-role": "opening", "aria-live": "polite", hidden: true });
   const el = h("div", { class: "rw-moves" },
-    h("div", { class: "rw-moves-head" }, L(h("span", { class: "rw-heading" }), "moves"), count), list, replay);
+    h("div", { class: "rw-moves-head" }, L(h("span", { class: "rw-heading" }), "moves"), count), opening, list, replay);
+  function showOpening() {
+    const o = get("opening", {}) || {};
+    const named = typeof o.text === "string" && o.text !== "";
+    opening.hidden = !named;
+    text(opening, named ? o.text : "");
+    flag(opening, "data-name", named && typeof o.name === "string", String(o.name));
+  }
 
   list.addEventListener("click", (ev) => {
     const b = ev.target.closest && ev.target.closest("[data-ply]");
@@ -833,7 +842,8 @@ function moveList(ctx, jump) {
   life.on("moves", () => { rebuild = true; redraw(); });
   life.on("review_moves", markReview);
   life.on("ply", redraw);
-  return { el, update: build, destroy: () => { life.destroy(); if (sized) sized.disconnect(); } };
+  life.on("opening", showOpening);
+  return { el, update: () => { build(); showOpening(); }, destroy: () => { life.destroy(); if (sized) sized.disconnect(); } };
 }
 
 // ---------- review chart: the evaluation after each move, from `evaluations` (Black's view) ----------

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..analysis import MoveReview, evaluations, review_mark
+from ..analysis import MoveReview, evaluations, move_label, review_mark
 from ..board import Board, Move, Outcome
 from ..i18n import translate
+from ..openings import name as opening_name
 from ..reasons import why
 from ..squares import BLACK, WHITE, Color, square_name
 from .aids import Aids, best_moves
@@ -22,7 +23,7 @@ from .session import Session
 from .strings import front_end_strings
 from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
 
-__all__ = ["actions", "picture", "rule_notes"]
+__all__ = ["actions", "opening_picture", "picture", "rule_notes"]
 
 
 def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
@@ -71,6 +72,7 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
         "game_over": outcome is not None,
         "result": "" if outcome is None else result_text(outcome, board).render(language),
         "moves": [str(move) for move in session.line],
+        "opening": opening_picture(board, language),
         "can_undo": practice is not None or session.undo_target() is not None,
         "can_redo": session.redo_target() is not None,
         "thinking": session.pending is not None,
@@ -109,6 +111,7 @@ def modes_picture(session: Session, language: str) -> dict[str, object]:
             status=translate("status_editing", language, color=color),
             last_move="",
             last_flips=[],
+            opening={},
             hints=[],
             scores={},
             lines={},
@@ -121,6 +124,21 @@ def modes_picture(session: Session, language: str) -> dict[str, object]:
         elif hides_answer(session):
             out["hints"], out["scores"], out["lines"] = [], {}, {}
     return out
+
+
+def opening_picture(board: Board, language: str) -> dict[str, object]:
+    """The named opening the moves up to the position shown follow, with its label in the
+    language (the name itself stays as players write it); ``{}`` when none applies."""
+    opening = opening_name(board)
+    if opening is None:
+        return {}
+    left = opening.left_theory
+    if left is None:
+        text = translate("opening", language, name=opening.name)
+    else:
+        move = board.move_stack[left - 1]
+        text = translate("opening_left", language, name=opening.name, move=move_label(left, move if move else "pass"))
+    return {"name": opening.name, "plies": opening.plies, "left": left, "text": text}
 
 
 def _names(squares: list[int], size: int) -> list[str]:
