@@ -35,7 +35,7 @@ from pathlib import Path
 
 from .board import Board, Move
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, quote
-from .explorer.symmetry import SYMMETRIES, orient, orient_bits
+from .explorer.symmetry import SYMMETRIES, orient_bits, square_map
 from .game import Game
 from .notation import parse_transcript
 from .squares import BLACK, parse_square, square_name
@@ -264,8 +264,7 @@ def name(board_or_line: Board | Game | str, *, table: OpeningTable | None = None
     for symmetry in range(SYMMETRIES):  # the symmetry taking the table's start onto this game's
         if (orient_bits(start[0], symmetry), orient_bits(start[1], symmetry)) != root.bitboards():
             continue
-        back = [orient(square, symmetry) for square in range(_SIZE * _SIZE)]  # table square -> game square
-        to_table = {there: here for here, there in enumerate(back)}
+        to_table = {there: here for here, there in enumerate(square_map(symmetry))}  # game square -> table square
         squares = tuple(None if square is None else to_table[square] for square in played)
         named, depth = table.follow(squares)
         if named is not None and (best is None or (len(named.squares), depth) > (len(best[0].squares), best[1])):
