@@ -256,7 +256,10 @@ def test_the_view_is_a_function_of_the_session_and_the_language() -> None:
     assert english == picture(s, aids, "en")
     differ = {name for name in english if english[name] != polish[name]}
     assert differ == {"status", "count_labels", "players", "strings", "opening"}
-    assert english["opening"]["name"] == polish["opening"]["name"] == "Perpendicular"  # a name is not translated
+    opening_en, opening_pl = english["opening"], polish["opening"]
+    assert isinstance(opening_en, dict) and isinstance(opening_pl, dict)
+    assert opening_en["name"] == opening_pl["name"] == "Perpendicular"  # the name is not translated
+    assert opening_en["text"] == "Opening: Perpendicular" != opening_pl["text"]
     assert english["status"] == "Black to move" and english["moves"] == ["f5", "d6"]
     s.human_move(s.board.parse_move("a1"))  # refused: the view does not change
     assert picture(s, aids, "en") == english
