@@ -716,7 +716,7 @@ function moveList(ctx, jump) {
   const replay = h("input", { type: "range", min: "0", max: "0", step: "1", value: "0", "data-role": "replay", class: "rw-replay", ...OWN_KEYS });
   L(replay, "replay", "aria-label");
   // The named opening the moves up to the position shown follow, above the list (`opening`).
-  const opening = h("div", { class: "rw-opening", "data-role": "opening", "aria-live": "polite", hidden: true });
+  const opening = h("div", { class: "rw-opening", "data-role": "opening", hidden: true });
   const el = h("div", { class: "rw-moves" },
     h("div", { class: "rw-moves-head" }, L(h("span", { class: "rw-heading" }), "moves"), count), opening, list, replay);
   function showOpening() {
