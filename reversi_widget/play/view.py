@@ -18,6 +18,7 @@ from .aids import Aids, best_moves
 from .lines import lines_picture, marked_lines, review_lines
 from .overlays import overlay_picture
 from .puzzling import hides_answer
+from .quizzing import quiz_picture, without_answers
 from .session import Session
 from .strings import front_end_strings
 from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
@@ -91,6 +92,8 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
         **aids_picture(session, aids, language),
         **overlay_picture(session, aids.concept, language),
         **modes_picture(session, language),
+        **quiz_picture(session, language),
+        **without_answers(session),
     }
 
 
