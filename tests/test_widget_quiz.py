@@ -106,6 +106,7 @@ def test_answers_stay_hidden_until_found_or_shown() -> None:
     assert w.concept_marks == {} and w.concept_note == "" and w.scores == {} and w.legal == {}
     w.quiz.reveal()
     assert w.concept_marks == ReversiWidget(LONG, concept="stable").concept_marks
+    w.hint()  # settled: the hint may be asked for again
     assert w.legal == {}  # clicks still mark
     w.quiz.end()
     assert w.quiz_state == {} and w.legal
@@ -242,6 +243,7 @@ BAD_MESSAGES: list[tuple[dict[str, Any], str]] = [
     ({"kind": "quiz_answer", "squares": ["d3"], "ply": 0}, "quiz_answer"),
     ({"kind": "move", "square": "d3", "ply": 0}, "a quiz is open"),
     ({"kind": "edit", "ply": 0}, "a quiz is open"),
+    ({"kind": "hint", "ply": 0}, "no hint while a quiz waits for its answer"),
 ]
 
 

@@ -115,6 +115,8 @@ def perform(intent: Intent, session: Session, aids: Aids) -> Refusal | None:
         return Refusal(Text("notice_refused_editing"))  # the board shows the editor, not the game
     if session.quiz is not None and intent.kind in _CLICKS:
         return Refusal(Text("notice_refused_quiz_open"))  # a click marks a square while a quiz is open
+    if intent.kind == "hint" and session.quiz is not None and not session.quiz.settled():
+        return Refusal(Text("notice_refused_quiz_hint"))  # the hint's notice could give the answer away
     return ACTIONS[intent.kind](session, aids, intent)
 
 
