@@ -47,7 +47,7 @@ from .play.quizzing import QuizControl
 from .play.session import Session
 from .play.texts import Joined, Refusal, Renders, Text, quote_input
 from .play.traits import FRONT_END_CONFIG, WidgetTraits
-from .play.view import picture
+from .play.view import checked_learner, picture, recorded_names
 from .play.workers import Callbacks, Workers
 from .players import make_player
 from .puzzles.puzzle import Puzzle
@@ -191,7 +191,7 @@ class ReversiWidget(WidgetTraits):
         )
         self._follow_settings()
         self._aids.depth, self._aids.time_limit = self.analysis_depth, self.analysis_time_limit
-        self._size = start.size
+        self._size, self._learner = start.size, checked_learner(learner)
         self._workers.writer = None
         self._ready = True
         #: Where finished games are recorded (R25); ``self.log`` stays the traitlets logger.
@@ -225,10 +225,10 @@ class ReversiWidget(WidgetTraits):
             return list(self._session.line)
 
     def game(self) -> Game:
-        """The current line as a ``Game`` record (players named by their labels)."""
+        """The line as a ``Game`` (players named by their labels, a human by ``learner`` if given)."""
         with self._lock:
             board = self._session.whole_line()
-            black, white = self.players["black"], self.players["white"]
+            black, white = recorded_names(self._session, self.players, self._learner)
         return Game.from_board(board, black_player=black, white_player=white)
 
     # -- playing from Python: each is one session action, its refusal raised ---------------------

@@ -277,3 +277,23 @@ def test_bad_arguments_are_refused(log: GameLog) -> None:
         MistakeDeck.from_log(log, " ")
     with pytest.raises(ReversiError, match="max_empties"):
         MistakeDeck.from_log(log, "ada", max_empties="10")  # type: ignore[arg-type]
+
+
+def test_the_widget_records_a_human_side_under_the_learners_name(log: GameLog) -> None:
+    """Games played in the widget with ``learner=`` are the learner's in the log: the deck finds them."""
+    rng = random.Random(5)
+    w = ReversiWidget(rules=Rules(size=6), learner="Ann", white="random", log=log, animation="off")
+    while not w.game_over:
+        assert w.wait(30)
+        if w.game_over:
+            break
+        legal = list(w.board.legal_moves)
+        w.play(rng.choice(legal) if legal else "pass")
+    assert w.wait(30)
+    (game,) = list(log)
+    assert (game.black_player, game.white_player) == ("Ann", w.players["white"])
+    deck = MistakeDeck.from_log(log, "Ann", max_empties=10)
+    assert deck.games == 1 and "no game of Ann" not in deck.why()
+    assert MistakeDeck.from_log(log, "Human").games == 0  # the label is not the learner's name
+    with pytest.raises(ReversiError, match="learner must be a name on one line"):
+        ReversiWidget(learner=" Ann")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..analysis import MoveReview, evaluations, review_mark
 from ..board import Board, Move, Outcome
+from ..errors import ReversiError
 from ..i18n import translate
 from ..reasons import why
 from ..squares import BLACK, WHITE, Color, square_name
@@ -23,7 +24,7 @@ from .session import Session
 from .strings import front_end_strings
 from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
 
-__all__ = ["actions", "picture", "rule_notes"]
+__all__ = ["actions", "checked_learner", "picture", "recorded_names", "rule_notes"]
 
 
 def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
@@ -128,6 +129,22 @@ def modes_picture(session: Session, language: str) -> dict[str, object]:
 
 def _names(squares: list[int], size: int) -> list[str]:
     return [square_name(sq, size) for sq in squares]
+
+
+def checked_learner(learner: object) -> str:
+    """The learner's name (``""``: none), or ``ReversiError`` for anything that is not one."""
+    if not isinstance(learner, str) or learner != " ".join(learner.split()):
+        raise ReversiError(f"learner must be a name on one line, got {learner!r:.40}")
+    return learner
+
+
+def recorded_names(session: Session, labels: dict[str, str], learner: str) -> tuple[str, str]:
+    """(Black, White) as a game record names them: a human side by ``learner``'s name when one
+    is given (the deck of mistakes finds the learner's games by it), else by its label."""
+    black, white = (
+        learner if learner and session.players[color] is None else labels[COLOR_KEY[color]] for color in (BLACK, WHITE)
+    )
+    return black, white
 
 
 def label(session: Session, color: Color, language: str) -> str:
