@@ -1,7 +1,8 @@
 """Make the README's pictures: the widget in JupyterLab (light, dark, dark with scores, high
-contrast, a puzzle, a reviewed game, a hint with its line), a board grid and charts.
+contrast, a puzzle, a reviewed game, a hint with its line, a quiz, the deck of one's own
+mistakes), a board grid and charts.
 
-    python docs/make_images.py
+    python docs/make_images.py [static widget puzzle review line quiz deck]
 
 Needs jupyterlab, playwright and Debian's Chromium, like the browser tests.
 """
@@ -196,13 +197,83 @@ def line_screenshot() -> None:
         widget.screenshot(path=str(IMAGES / "hint-line.png"))
 
 
+QUIZ_GAME = "e6d6c7f7c4d3f6b3c5c6b4d7b7b8d2a7a2c3f8f3f4g3b5d1e7a5c2e8c8b6d8g7a8c1b1a1"
+
+
+def quiz_screenshot() -> None:
+    """A quiz answered wrong: Black's stable discs asked for, one found and one wrong square
+    marked by clicks, and Python's verdict after Check."""
+    from reversi_widget import BLACK, concepts
+
+    stable = sorted(concepts.stable(Board.from_transcript(QUIZ_GAME), BLACK))
+    source = (
+        "from reversi_widget import Board, ReversiWidget, quizzes\n"
+        f"w = ReversiWidget(Board.from_transcript({QUIZ_GAME!r}), animation='off')\n"
+        "w.quiz.ask(quizzes.stable('black'))\n"
+        "w"
+    )
+    with lab_page(source, "quiz.ipynb", 1000, 60_000) as page:
+        widget = page.locator(".reversi-widget").first
+        page.wait_for_selector(".reversi-widget [data-role=quiz]")
+        page.wait_for_function(KERNEL_IDLE)
+        for square in (stable[0], stable[1], "d4"):
+            page.locator(f'.reversi-widget [data-square="{square}"]').first.click()
+        page.wait_for_selector('.reversi-widget [data-square="d4"][data-quiz]')
+        page.locator(".reversi-widget [data-action=quiz_check]").first.click()
+        page.wait_for_selector('.reversi-widget [data-role=quiz][data-verdict="wrong"]')
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(500)
+        widget.screenshot(path=str(IMAGES / "quiz.png"))
+
+
+def deck_screenshot() -> None:
+    """The deck of a learner's own mistakes: what is due today, and the first card in the
+    widget's puzzle mode with its task."""
+    source = (
+        "import random, tempfile\n"
+        "from pathlib import Path\n"
+        "from IPython.display import display\n"
+        "from reversi_widget import Board, Game, ReversiWidget, Rules\n"
+        "from reversi_widget.deck import MistakeDeck\n"
+        "from reversi_widget.records import GameLog\n"
+        "log = GameLog(Path(tempfile.mkdtemp()) / 'class.sqlite')\n"
+        "for seed in range(2):\n"
+        "    rng, b = random.Random(seed), Board(rules=Rules(size=6))\n"
+        "    while not b.is_game_over():\n"
+        "        b.push_pass() if b.must_pass() else b.push(rng.choice(list(b.legal_moves)))\n"
+        "    log.add(Game.from_board(b, black_player='Ann', white_player='Ben'))\n"
+        "deck = MistakeDeck.from_log(log, 'Ann', max_empties=10)\n"
+        "display(deck)\n"
+        "ReversiWidget(puzzle=deck.due_puzzles(), learner='Ann', log=log, animation='off')"
+    )
+    with lab_page(source, "deck.ipynb", 1300, 60_000) as page:
+        page.wait_for_selector(".reversi-widget [data-role=puzzle]")
+        page.wait_for_function(KERNEL_IDLE)
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(500)
+        page.locator(".jp-Cell-outputArea").first.screenshot(path=str(IMAGES / "deck.png"))
+
+
+#: Each picture's maker, by the name ``python docs/make_images.py NAME...`` makes only it.
+MAKERS = {
+    "static": static_pictures,
+    "widget": widget_screenshots,
+    "puzzle": puzzle_screenshot,
+    "review": review_screenshot,
+    "line": line_screenshot,
+    "quiz": quiz_screenshot,
+    "deck": deck_screenshot,
+}
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
-    static_pictures()
-    widget_screenshots()
-    puzzle_screenshot()
-    review_screenshot()
-    line_screenshot()
+    wanted = sys.argv[1:] or list(MAKERS)
+    unknown = [name for name in wanted if name not in MAKERS]
+    if unknown:
+        sys.exit(f"make_images: no pictures named {', '.join(unknown)}: choose from {', '.join(MAKERS)}")
+    for name in wanted:
+        MAKERS[name]()
     print("written:", ", ".join(sorted(p.name for p in IMAGES.iterdir())))
 
 

@@ -297,6 +297,10 @@ function board(ctx, { onBuild }) {
     const concepts = get("concept_marks", {}) || {};
     const concept = String(get("concept", "") || "");
     const lines = get("lines", {}) || {};
+    const quiz = get("quiz_state", {}) || {};
+    const quizMarked = new Set(quiz.marked || []);
+    const quizWrong = new Set(quiz.wrong || []);
+    const quizAnswer = new Set(quiz.answer || []);
     api.squares.forEach(({ name, g, mark, fill, evalText }, i) => {
       const disc = DISC[discs[i]] || "empty";
       const isLegal = showLegal && hasOwn(legal, name);
@@ -340,6 +344,13 @@ function board(ctx, { onBuild }) {
       const kind = hasOwn(concepts, name) ? String(concepts[name]) : "";
       flag(g, "data-concept-mark", !!kind, kind);
       if (kind) words.push(`${S(`concept_${concept}`)}: ${S(COLORS.includes(kind) ? kind : `concept_kind_${kind}`)}`);
+      // Square-marking mode: the learner's marks, and after Check or Show the answer what they are.
+      const marked = quizMarked.has(name);
+      const result = quizWrong.has(name) ? "wrong" : quizAnswer.has(name) && !marked ? "missed" : "";
+      flag(g, "data-quiz", marked, "marked");
+      flag(g, "data-quiz-result", !!result, result);
+      if (marked) words.push(S("quiz_marked"));
+      if (result) words.push(S(result === "wrong" ? "quiz_mark_wrong" : "quiz_mark_missed"));
       attr(g, "aria-label", words.join(", "));
     });
     drawPreview();
@@ -443,8 +454,11 @@ function board(ctx, { onBuild }) {
   // Any square is sent: Python explains refusals. While a practice disc waits for its flips,
   // a click turns (or turns back) the disc on that square instead.
   // In the position editor a click cycles the square's disc instead.
+  // While a quiz is open (square-marking mode) a click marks or unmarks the square instead.
+  const quizOpen = () => !!(get("quiz_state", {}) || {}).question;
   const play = (name) => send({
-    kind: get("editing", false) ? "edit_square" : get("practice_move", "") ? "practice_flip" : "move", square: name,
+    kind: quizOpen() ? "quiz_mark" : get("editing", false) ? "edit_square" : get("practice_move", "") ? "practice_flip" : "move",
+    square: name,
   });
   const squareOf = (ev) => { const g = ev.target.closest && ev.target.closest("[data-square]"); return g && svg.contains(g) ? g : null; };
   // A mouse or a pen plays as its button goes down: the press itself is no longer part of the
@@ -521,7 +535,7 @@ function board(ctx, { onBuild }) {
   const redraw = batched(drawSquares);
   life.on("board_size show_coordinates", build);
   life.on("discs legal show_legal last_move last_flips marks fill hints scores lines review_here concept concept_marks", redraw);
-  life.on("practice_move practice_flips practice_wrong practice_missed", redraw);
+  life.on("practice_move practice_flips practice_wrong practice_missed quiz_state", redraw);
   life.on("show_flips", drawPreview);
   life.on("arrows", drawArrows);
   life.on("moves", onMoves);
@@ -1124,6 +1138,42 @@ function puzzle(ctx) {
   return { el, update, destroy: life.destroy };
 }
 
+// ---------- square-marking mode: the question, the marks counted, Check / Clear / Show the answer ----------
+function quiz(ctx) {
+  const { get, S, L, send } = ctx;
+  const life = ctx.scope();
+  const button = (action) => {
+    const b = L(h("button", { type: "button", class: "rw-btn", "data-action": action, ...OWN_KEYS }), action);
+    b.addEventListener("click", () => send({ kind: action }));
+    return b;
+  };
+  const question = h("p", { class: "rw-quiz-question", "data-role": "quiz-question" });
+  const count = h("span", { class: "rw-quiz-count", "data-role": "quiz-count" });
+  const verdict = h("p", { class: "rw-quiz-verdict", "data-role": "quiz-verdict", "aria-live": "polite" });
+  const answer = h("p", { class: "rw-quiz-answer", "data-role": "quiz-answer" });
+  const buttons = { check: button("quiz_check"), clear: button("quiz_clear"), reveal: button("quiz_reveal") };
+  const el = h("div", { class: "rw-quiz", "data-role": "quiz", hidden: true },
+    question, count, verdict, answer, h("div", { class: "rw-quiz-actions" }, ...Object.values(buttons)));
+  function update() {
+    const q = get("quiz_state", {}) || {};
+    el.hidden = !q.question;
+    if (el.hidden) return;
+    question.textContent = String(q.question);
+    const marked = (q.marked || []).length;
+    count.textContent = S("quiz_count").replace("{count}", String(marked));
+    verdict.textContent = String(q.verdict || "");
+    verdict.hidden = !q.verdict;
+    answer.textContent = String(q.answer_text || "");
+    answer.hidden = !q.answer_text;
+    flag(el, "data-verdict", !!q.verdict_kind, String(q.verdict_kind || ""));
+    flag(buttons.check, "data-primary", marked > 0 && !q.verdict_kind);
+    buttons.clear.disabled = marked === 0;
+    buttons.reveal.disabled = !!q.answer_text;
+  }
+  life.on("quiz_state", update);
+  return { el, update, destroy: life.destroy };
+}
+
 // ---------- the position editor: edit, side to move, clear / start / copy, done / cancel ----------
 function editor(ctx) {
   const { get, S, L, send } = ctx;
@@ -1307,6 +1357,7 @@ function render({ model, el }) {
   parts.notices = notices(ctx);
   parts.practice = practice(ctx);
   parts.puzzle = puzzle(ctx);
+  parts.quiz = quiz(ctx);
   parts.editor = editor(ctx);
   parts.controls = controls(ctx);
   parts.moves = moveList(ctx, jump);
@@ -1316,7 +1367,7 @@ function render({ model, el }) {
 
   root.append(
     h("div", { class: "rw-main" }, parts.players.el, parts.board.el, parts.notices.el, parts.practice.el,
-      parts.puzzle.el),
+      parts.puzzle.el, parts.quiz.el),
     h("div", { class: "rw-side" }, parts.controls.el, parts.editor.el, parts.moves.el, parts.review.el,
       parts.explorer.el, parts.settings.el));
   el.append(root);
@@ -1332,6 +1383,7 @@ function render({ model, el }) {
     flag(root, "data-paused", !!get("paused", false));
     flag(root, "data-practice-pending", !!get("practice_move", ""));
     flag(root, "data-editing", !!get("editing", false));
+    flag(root, "data-quiz", !!(get("quiz_state", {}) || {}).question);
     const busy = String(get("busy", "") || "");
     flag(root, "data-busy", !!busy, busy);
     const size = get("size", null);
@@ -1339,7 +1391,7 @@ function render({ model, el }) {
     else root.style.removeProperty("--rw-board-size");
     flag(root, "data-sized", !!size);
   }
-  life.on("language theme animation turn thinking game_over paused practice_move busy size editing", drawRoot);
+  life.on("language theme animation turn thinking game_over paused practice_move busy size editing quiz_state", drawRoot);
   // Where the host re-runs code only on a view's writes (marimo), each new picture is reported.
   function reportShown() {
     if (!ctx.config("report_shown", false)) return;

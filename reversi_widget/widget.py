@@ -19,6 +19,10 @@ The setting ``concept`` marks one strategy concept of ``reversi_widget.concepts`
 position shown, with a sentence saying what it is (``"stable"``, ``"regions"``...; ``""``,
 the default, none): ``play/overlays.py`` says what each concept marks. Any other value
 raises ``InvalidSettingError`` and changes nothing.
+
+``w.quiz`` is square-marking mode (``play/quizzing.py``): ``w.quiz.ask(quizzes.stable("black"))``
+asks a question on the position shown; clicks then mark squares and Check has Python compare
+them with the answer it computes.
 """
 
 from __future__ import annotations
@@ -39,10 +43,11 @@ from .play.editor import edit_action
 from .play.intents import parse, perform
 from .play.loading import read_board
 from .play.puzzling import PuzzleMode, PuzzleScore, puzzle_action
+from .play.quizzing import QuizControl
 from .play.session import Session
 from .play.texts import Joined, Refusal, Renders, Text, quote_input
 from .play.traits import FRONT_END_CONFIG, WidgetTraits
-from .play.view import picture
+from .play.view import checked_learner, picture, recorded_names
 from .play.workers import Callbacks, Workers
 from .players import make_player
 from .puzzles.puzzle import Puzzle
@@ -161,6 +166,7 @@ class ReversiWidget(WidgetTraits):
         self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log)
         self._aids = Aids(self._session)
         self._puzzles = PuzzleMode(self._session, self._workers)
+        self.quiz = QuizControl(self._session, self._act, self._operation)  # square-marking mode
         self._session.paused = bool(kwargs.get("paused", False))  # the first picture says so
         first = picture(self._session, self._aids, checked_language(language))
         super().__init__(
@@ -185,7 +191,7 @@ class ReversiWidget(WidgetTraits):
         )
         self._follow_settings()
         self._aids.depth, self._aids.time_limit = self.analysis_depth, self.analysis_time_limit
-        self._size = start.size
+        self._size, self._learner = start.size, checked_learner(learner)
         self._workers.writer = None
         self._ready = True
         #: Where finished games are recorded (R25); ``self.log`` stays the traitlets logger.
@@ -219,10 +225,10 @@ class ReversiWidget(WidgetTraits):
             return list(self._session.line)
 
     def game(self) -> Game:
-        """The current line as a ``Game`` record (players named by their labels)."""
+        """The line as a ``Game`` (players named by their labels, a human by ``learner`` if given)."""
         with self._lock:
             board = self._session.whole_line()
-            black, white = self.players["black"], self.players["white"]
+            black, white = recorded_names(self._session, self.players, self._learner)
         return Game.from_board(board, black_player=black, white_player=white)
 
     # -- playing from Python: each is one session action, its refusal raised ---------------------
@@ -362,8 +368,7 @@ class ReversiWidget(WidgetTraits):
 
     @property
     def current_puzzle(self) -> Puzzle | None:
-        run = self._session.puzzles
-        return None if run is None else run.puzzle
+        return None if self._session.puzzles is None else self._session.puzzles.puzzle
 
     @property
     def puzzle_score(self) -> PuzzleScore:

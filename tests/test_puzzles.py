@@ -441,7 +441,7 @@ def edit(text: str, key: str, value: str | None) -> str:
     ("change", "message"),
     [
         (lambda t, p: t.replace(FORMAT_LINE, "# something else"), "not a puzzle file"),
-        (lambda t, p: edit(t, "task", "lose"), "task 'lose' is not best, win, win-by N or draw"),
+        (lambda t, p: edit(t, "task", "lose"), "task 'lose' is not best, win, win-by N, draw or better"),
         (lambda t, p: edit(t, "rules", "8x6 classic count"), "must read like '8x8 classic count'"),
         (lambda t, p: edit(t, "rules", "8x8 reverse count"), "the goal is one of"),
         (lambda t, p: edit(t, "results", None), "missing results"),

@@ -417,3 +417,46 @@ def test_a_concept_overlay_marks_its_squares_and_says_what_they_are(server: Serv
         "(v) => document.querySelectorAll(v + ' [data-square][data-concept-mark]').length === 0", arg=board_view
     )
     assert not note.is_visible()
+
+
+def test_a_quiz_is_answered_wrong_then_right_by_clicks(server: Server, page: Any) -> None:
+    """In real JupyterLab: a quiz asks for Black's stable discs; clicks mark squares (the game
+    does not move), Check with a wrong mark says what is missing and which mark is wrong, in
+    the kernel too; after the learner corrects the marks, Check says right."""
+    from reversi_widget import BLACK, concepts
+
+    line = "e6d6c7f7c4d3f6b3c5c6b4d7b7b8d2a7a2c3f8f3f4g3b5d1e7a5c2e8c8b6d8g7a8c1b1a1"
+    board = Board.from_transcript(line)
+    stable = sorted(concepts.stable(board, BLACK))
+    wrong = next(name for name in ("d4", "e4", "d5", "e5") if name not in stable)
+    assert len(stable) >= 2
+    name = write_notebook(
+        server,
+        "quiz.ipynb",
+        IMPORT + f"from reversi_widget import Board, quizzes\nw = ReversiWidget(Board.from_transcript({line!r}), "
+        "animation='off')\nw.quiz.ask(quizzes.stable('black'))\nw",
+        "print('END')",
+    )
+    panel = open_and_run(page, f"{server.url}/lab/tree/{name}?reset")
+    board_view = view(panel, 1)
+    page.wait_for_selector(f'{board_view} [data-role="quiz"]')
+    marked = "(v) => [...document.querySelectorAll(v + ' [data-square][data-quiz]')].map(g => g.dataset.square).sort()"
+    page.click(f'{board_view} [data-square="{stable[0]}"]')
+    page.click(f'{board_view} [data-square="{wrong}"]')
+    page.wait_for_function(f"(v) => ({marked})(v).length === 2", arg=board_view)
+    page.click(f'{board_view} [data-action="quiz_check"]')
+    verdict = page.locator(f'{board_view} [data-role="quiz-verdict"]')
+    page.wait_for_selector(f'{board_view} [data-role="quiz"][data-verdict="wrong"]')
+    assert verdict.inner_text().startswith(f"Not yet: {len(stable) - 1} square")
+    assert f"{wrong} is not one of them" in verdict.inner_text()
+    assert page.get_attribute(f'{board_view} [data-square="{wrong}"]', "data-quiz-result") == "wrong"
+    said = run_code(page, 1, "print(w.quiz_state['verdict_kind'], w.quiz.marked, w.ply)\nprint('END')")
+    assert said.startswith(f"wrong {sorted([stable[0], wrong], key=lambda s: (int(s[1:]), s[0]))} {board.ply}")
+    page.click(f'{board_view} [data-square="{wrong}"]')  # unmark the wrong one
+    for square in stable[1:]:
+        page.click(f'{board_view} [data-square="{square}"]')
+    page.wait_for_function(f"([v, n]) => ({marked})(v).length === n", arg=[board_view, len(stable)])
+    page.click(f'{board_view} [data-action="quiz_check"]')
+    page.wait_for_selector(f'{board_view} [data-role="quiz"][data-verdict="right"]')
+    assert verdict.inner_text().startswith(f"Right: all {len(stable)} of them")
+    assert run_code(page, 1, "print(w.quiz_state['solved'], w.quiz_state['checks'])\nprint('END')").startswith("True 2")

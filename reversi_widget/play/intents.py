@@ -17,6 +17,7 @@ from ..squares import parse_square, square_name
 from .aids import Aids
 from .editor import EDIT_INTENTS, edit_action
 from .puzzling import PUZZLE_INTENTS, hides_answer, puzzle_action
+from .quizzing import QUIZ_INTENTS, quiz_action
 from .session import Session
 from .texts import Refusal, Text, quote_input
 
@@ -49,10 +50,16 @@ INTENTS: dict[str, dict[str, type]] = {
     "edit_done": {"ply": int},
     "edit_cancel": {"ply": int},
     "explorer_game": {"square": str, "to": int, "ply": int},
+    "quiz_mark": {"square": str, "ply": int},
+    "quiz_check": {"ply": int},
+    "quiz_clear": {"ply": int},
+    "quiz_reveal": {"ply": int},
 }
 #: Intents that do not depend on the position, so they are never refused as stale (a
 #: Pause click during a fast computer game is always out of date by a move or two).
 TIMELESS_INTENTS = ("pause", "resume")
+#: What a click on the board sends outside square-marking mode: refused while a quiz is open.
+_CLICKS = ("move", "practice_flip", "edit", "edit_square")
 #: An intent is a few short fields; anything bigger (counting characters) is refused unread.
 MAX_INTENT_SIZE = 256
 
@@ -87,6 +94,9 @@ ACTIONS: dict[str, Action] = {
     "explorer_game": lambda session, aids, intent: aids.explorer.load(session, str(intent.move), intent.to),
     **{kind: lambda session, aids, intent: puzzle_action(session, intent.kind) for kind in PUZZLE_INTENTS},
     **{
+        kind: lambda session, aids, intent: quiz_action(session, intent.kind, str(intent.move)) for kind in QUIZ_INTENTS
+    },
+    **{
         kind: lambda session, aids, intent: edit_action(session, intent.kind, intent.move, intent.color)
         for kind in EDIT_INTENTS
     },
@@ -103,6 +113,10 @@ def _hint(session: Session, aids: Aids) -> Refusal | None:
 def perform(intent: Intent, session: Session, aids: Aids) -> Refusal | None:
     if session.editor is not None and intent.kind not in (*EDIT_INTENTS, *TIMELESS_INTENTS):
         return Refusal(Text("notice_refused_editing"))  # the board shows the editor, not the game
+    if session.quiz is not None and intent.kind in _CLICKS:
+        return Refusal(Text("notice_refused_quiz_open"))  # a click marks a square while a quiz is open
+    if intent.kind == "hint" and session.quiz is not None and not session.quiz.settled():
+        return Refusal(Text("notice_refused_quiz_hint"))  # the hint's notice could give the answer away
     return ACTIONS[intent.kind](session, aids, intent)
 
 

@@ -42,6 +42,7 @@ from .texts import (
 if TYPE_CHECKING:
     from .editor import Editor
     from .puzzling import PuzzleRun
+    from .quizzing import QuizRun
 
 __all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session", "pass_notice"]
 
@@ -139,6 +140,7 @@ class Session:
         self._finished = (-1, False)  # (line id, the line ends the game)
         self.puzzles: PuzzleRun | None = None  # puzzle mode (play/puzzling.py)
         self.editor: Editor | None = None  # a position being set up by hand (play/editor.py)
+        self.quiz: QuizRun | None = None  # square-marking mode (play/quizzing.py)
 
     # -- questions ----------------------------------------------------------------------------
 

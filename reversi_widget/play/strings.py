@@ -108,6 +108,13 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "concept_kind_corner",
     "concept_kind_x_square",
     "concept_kind_c_square",
+    "quiz_check",
+    "quiz_clear",
+    "quiz_reveal",
+    "quiz_marked",
+    "quiz_count",
+    "quiz_mark_wrong",
+    "quiz_mark_missed",
 )
 
 

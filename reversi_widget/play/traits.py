@@ -115,6 +115,7 @@ class WidgetTraits(anywidget.AnyWidget):
     explorer_view = traitlets.Dict().tag(sync=True, echo_update=False)
     concept_marks = traitlets.Dict().tag(sync=True, echo_update=False)
     concept_note = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    quiz_state = traitlets.Dict().tag(sync=True, echo_update=False)
     config = traitlets.Dict(FRONT_END_CONFIG).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
@@ -159,7 +160,8 @@ class WidgetTraits(anywidget.AnyWidget):
         "thinking", "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "lines", "review_here",
         "review_moves", "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state",
-        "editing", "position", "actions", "rule_notes", "explorer_view", "concept_marks", "concept_note"
+        "editing", "position", "actions", "rule_notes", "explorer_view", "concept_marks", "concept_note",
+        "quiz_state"
     )
     # fmt: on
 

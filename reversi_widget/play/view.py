@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..analysis import MoveReview, evaluations, move_label, review_mark
 from ..board import Board, Move, Outcome
+from ..errors import ReversiError
 from ..i18n import translate
 from ..openings import name as opening_name
 from ..reasons import why
@@ -19,11 +20,12 @@ from .aids import Aids, best_moves
 from .lines import lines_picture, marked_lines, review_lines
 from .overlays import overlay_picture
 from .puzzling import hides_answer
+from .quizzing import quiz_picture, without_answers
 from .session import Session
 from .strings import front_end_strings
 from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
 
-__all__ = ["actions", "opening_picture", "picture", "rule_notes"]
+__all__ = ["actions", "checked_learner", "opening_picture", "picture", "recorded_names", "rule_notes"]
 
 
 def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
@@ -93,6 +95,8 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
         **aids_picture(session, aids, language),
         **overlay_picture(session, aids.concept, language),
         **modes_picture(session, language),
+        **quiz_picture(session, language),
+        **without_answers(session),
     }
 
 
@@ -143,6 +147,22 @@ def opening_picture(board: Board, language: str) -> dict[str, object]:
 
 def _names(squares: list[int], size: int) -> list[str]:
     return [square_name(sq, size) for sq in squares]
+
+
+def checked_learner(learner: object) -> str:
+    """The learner's name (``""``: none), or ``ReversiError`` for anything that is not one."""
+    if not isinstance(learner, str) or learner != " ".join(learner.split()):
+        raise ReversiError(f"learner must be a name on one line, got {learner!r:.40}")
+    return learner
+
+
+def recorded_names(session: Session, labels: dict[str, str], learner: str) -> tuple[str, str]:
+    """(Black, White) as a game record names them: a human side by ``learner``'s name when one
+    is given (the deck of mistakes finds the learner's games by it), else by its label."""
+    black, white = (
+        learner if learner and session.players[color] is None else labels[COLOR_KEY[color]] for color in (BLACK, WHITE)
+    )
+    return black, white
 
 
 def label(session: Session, color: Color, language: str) -> str:

@@ -11,7 +11,9 @@ under the inverted goal. The task says which moves solve it:
 * ``"best"``: find the best move (the moves reaching the best score);
 * ``"win"``: find a winning move (the moves scoring more than 0);
 * ``"win-by"``: win by at least ``target`` (the moves scoring ``target`` or more);
-* ``"draw"``: save the draw (the position is drawn under perfect play; the moves scoring 0).
+* ``"draw"``: save the draw (the position is drawn under perfect play; the moves scoring 0);
+* ``"better"``: find a better move than ``source.played``, the move played there (the moves
+  scoring more than it): a mistake of one's own, posed again (``reversi_widget.deck``).
 
 The difficulty (``Difficulty.level``, 1 to 10) adds three things a learner meets:
 
@@ -53,7 +55,7 @@ __all__ = [
     "quick_order",
 ]
 
-TASKS: tuple[str, ...] = ("best", "win", "win-by", "draw")
+TASKS: tuple[str, ...] = ("best", "win", "win-by", "draw", "better")
 
 
 @dataclass(frozen=True)
@@ -301,10 +303,16 @@ class Puzzle:
             )
         if self.task == "win-by" and not 0 < self.target <= best:
             raise InvalidPositionError(f"win by at least {self.target} is not possible: the best scores {best:+d}")
-        if len(self.solution) == len(results):
-            raise InvalidPositionError("every legal move solves it: a puzzle needs a move that fails")
         if not isinstance(self.source, Source):
             raise InvalidPositionError(f"source must be a Source value, got {type(self.source).__name__}")
+        if self.task == "better" and self.source.played not in listed:
+            raise InvalidPositionError(
+                f"the task 'better' needs the move played there, a legal move: got {self.source.played}"
+            )
+        if self.task == "better" and not self.solution:
+            raise InvalidPositionError(f"{self.source.played} is a best move (it scores {best:+d}): no move is better")
+        if len(self.solution) == len(results):
+            raise InvalidPositionError("every legal move solves it: a puzzle needs a move that fails")
 
     # -- what it is --------------------------------------------------------------------
 
@@ -329,6 +337,8 @@ class Puzzle:
             return score > 0
         if self.task == "win-by":
             return score >= self.target
+        if self.task == "better":
+            return score > self.result(self.source.played).score if self.source.played is not None else False
         return score >= 0
 
     @property
@@ -371,7 +381,7 @@ class Puzzle:
         """``"Black to move: find a winning move."``, with the inverted goal said when it applies."""
         color = translate("black" if self.turn == BLACK else "white", language)
         key = "puzzle_task_" + self.task.replace("-", "_")
-        text = translate(key, language, color=color, count=self.target)
+        text = translate(key, language, color=color, count=self.target, played=str(self.source.played))
         if self.rules.goal == "inverted":
             text += " " + translate("puzzle_inverted", language)
         return text
@@ -437,9 +447,12 @@ class Puzzle:
 
     def __repr__(self) -> str:
         side = "Black" if self.turn == BLACK else "White"
-        task = {"best": "find the best move", "win": "find a winning move", "draw": "save the draw"}.get(
-            self.task, f"win by at least {self.target}"
-        )
+        task = {
+            "best": "find the best move",
+            "win": "find a winning move",
+            "draw": "save the draw",
+            "better": f"find a better move than {self.source.played}",
+        }.get(self.task, f"win by at least {self.target}")
         goal = ", inverted goal" if self.rules.goal == "inverted" else ""
         size = "" if self.rules.size == 8 else f", {self.rules.size}x{self.rules.size}"
         return (

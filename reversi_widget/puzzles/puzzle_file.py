@@ -61,7 +61,7 @@ _OPTIONAL = ("black", "white", "event", "year", "ply", "played", "difficulty")
 _OLD_KEYS = {1: {"move": "ply"}}
 _LINE_RE = re.compile(r"([a-z]+):(.*)\Z")
 _RULES_RE = re.compile(r"([0-9]{1,2})x([0-9]{1,2}) ([a-z]+) ([a-z]+)\Z")
-_TASK_RE = re.compile(r"(best|win|draw|win-by ([1-9][0-9]{0,2}))\Z")
+_TASK_RE = re.compile(r"(best|win|draw|better|win-by ([1-9][0-9]{0,2}))\Z")
 _RESULT_RE = re.compile(r"([a-p][0-9]{1,2}) ([+-]?[0-9]{1,3}) ([a-p][0-9]{1,2}|pass|end)\Z")
 _NUMBER_RE = re.compile(r"[0-9]{1,6}\Z")
 
@@ -209,7 +209,7 @@ def _puzzle(fields: dict[str, tuple[int, str]]) -> Puzzle:
     rules = _rules(value["rules"])
     task_match = _TASK_RE.match(value["task"])
     if task_match is None:
-        raise InvalidPositionError(f"task {value['task']!r} is not best, win, win-by N or draw")
+        raise InvalidPositionError(f"task {value['task']!r} is not best, win, win-by N, draw or better")
     task, target = ("win-by", int(task_match.group(2))) if task_match.group(2) else (task_match.group(1), 0)
     results = tuple(_result(item.strip(), rules.size) for item in value["results"].split(","))
     source = Source(
