@@ -18,8 +18,8 @@ def test_best_move_is_good_and_worst_is_marked_in_every_language() -> None:
     good = verdict(board, best, "en", depth=3, time_limit=None)
     assert good["mark"] == "" and good["note"] == "Good move"
     bad = verdict(board, worst, "en", depth=3, time_limit=None)
-    if bad["mark"]:
-        assert str(bad["note"]).startswith(f"{bad['mark']} ") and str(bad["best"]) in str(bad["note"])
+    assert bad["mark"] and str(bad["note"]).startswith(f"{bad['mark']} ") and str(bad["best"]) in str(bad["note"])
+    assert " — " in str(bad["note"])  # the reason from reasons.why
     for language in ("ca", "pl", "uk"):
         assert verdict(board, best, language, depth=3, time_limit=None)["note"] != "Good move"
 
