@@ -35,6 +35,7 @@ from .game import Game
 from .play import checks
 from .play.aids import Aids
 from .play.checks import ANIMATION_STEP, checked_language, sort_state
+from .play.coach import Coach, coach_action
 from .play.editor import edit_action
 from .play.intents import parse, perform
 from .play.loading import read_board
@@ -70,16 +71,8 @@ from .play.workers import PROGRESS_EVERY as PROGRESS_EVERY
 __all__ = ["GameOverCallback", "MoveCallback", "ReversiWidget"]
 
 #: The settings the session and the aids follow (``ReversiWidget._follow_settings``).
-_FOLLOWED_SETTINGS = (
-    "language",
-    "show_me",
-    "animation",
-    "show_scores",
-    "practice",
-    "show_explorer",
-    "explorer",
-    "concept",
-)
+_FOLLOWED_SETTINGS: tuple[str, ...] = ("language", "show_me", "animation", "show_scores", "practice", "show_explorer")
+_FOLLOWED_SETTINGS += ("explorer", "concept", "coach")
 
 MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
@@ -122,6 +115,11 @@ class ReversiWidget(WidgetTraits):
     ``evaluations`` draws the game's course. They run away from the kernel (see above) with
     the progress in ``busy``/``progress``; ``analysis_depth`` and ``analysis_time_limit`` are
     passed to ``analyse``/``review`` (None: their defaults).
+
+    ``coach=True`` coaches a human side (``play/coach.py``): after each of its moves a verdict
+    in ``coach_state`` ("good", or what it lost, the best move and why); the computer waits for
+    ``try_again()`` (the move is taken back) or ``go_on()`` after a marked move, and at the end
+    ``coach_state["summary"]`` counts the mistakes and offers the worst three to replay.
     """
 
     def __init__(
@@ -136,6 +134,7 @@ class ReversiWidget(WidgetTraits):
         show_coordinates: bool = True,
         show_me: bool = False,
         practice: bool = False,
+        coach: bool = False,
         show_scores: bool = False,
         language: str = "en",
         animation: str = "normal",
@@ -160,6 +159,7 @@ class ReversiWidget(WidgetTraits):
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
         self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log)
         self._aids = Aids(self._session)
+        self._coach = Coach(self._session, self._aids)
         self._puzzles = PuzzleMode(self._session, self._workers)
         self._session.paused = bool(kwargs.get("paused", False))  # the first picture says so
         first = picture(self._session, self._aids, checked_language(language))
@@ -172,6 +172,7 @@ class ReversiWidget(WidgetTraits):
             show_coordinates=show_coordinates,
             show_me=show_me,
             practice=practice,
+            coach=coach,
             show_scores=show_scores,
             language=language,
             animation=animation,
@@ -324,9 +325,19 @@ class ReversiWidget(WidgetTraits):
         already due has run (True), or ``timeout`` seconds pass (False). With two unpaused
         computers this waits for the end of the game. Meant for scripts and tests: in a
         notebook it blocks the kernel until it returns."""
-        return self._workers.wait(
-            lambda: self._session.pending is not None or self._aids.busy() or self._puzzles.tries.busy(), timeout
-        )
+        busy = (self._aids.busy, self._coach.busy, self._puzzles.tries.busy)
+        return self._workers.wait(lambda: self._session.pending is not None or any(b() for b in busy), timeout)
+
+    # -- a coached game (``play/coach.py``) ---------------------------------------------------
+
+    def try_again(self) -> None:
+        """Take back the coached move the game waits on (it leaves the line): play another one.
+        Raises ``ReversiError`` (and changes nothing) when there is none or the coach is off."""
+        self._act(lambda session: coach_action(session, "coach_retry"))
+
+    def go_on(self) -> None:
+        """Keep the marked move the game waits on: the computer replies (``ReversiError`` if none waits)."""
+        self._act(lambda session: coach_action(session, "coach_go_on"))
 
     # -- puzzles (``play/puzzling.py``) and the position editor (``play/editor.py``) ------------
 
@@ -450,10 +461,11 @@ class ReversiWidget(WidgetTraits):
         if sides is not None:
             self.black, self.white = sides
         self._puzzles.judge(self.game_log)
+        self._coach.observe()
         player = session.computer_due()
         if player is not None:
             workers.computer_move(session, player, lambda: self._puzzles.computer_delay(self.move_delay))
-        for job in self._aids.due():
+        for job in [*self._aids.due(), *self._coach.due()]:
             workers.run_job(job)
         for played in session.played:
             for move_callback in self._move_callbacks:
@@ -484,6 +496,7 @@ class ReversiWidget(WidgetTraits):
         self._session.set_practice_mode(self.practice)
         self._aids.show_scores, self._aids.explorer.settings = self.show_scores, (self.show_explorer, self.explorer)
         self._aids.concept = self.concept
+        self._session.coach = self._coach if self.coach else None
 
     # -- intents from the front end ---------------------------------------------------------
 

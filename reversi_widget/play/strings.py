@@ -108,6 +108,11 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "concept_kind_corner",
     "concept_kind_x_square",
     "concept_kind_c_square",
+    "busy_coach",
+    "coach_heading",
+    "coach_retry",
+    "coach_go_on",
+    "coach_summary_heading",
 )
 
 

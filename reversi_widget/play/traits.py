@@ -114,6 +114,7 @@ class WidgetTraits(anywidget.AnyWidget):
     explorer_view = traitlets.Dict().tag(sync=True, echo_update=False)
     concept_marks = traitlets.Dict().tag(sync=True, echo_update=False)
     concept_note = traitlets.Unicode("").tag(sync=True, echo_update=False)
+    coach_state = traitlets.Dict().tag(sync=True, echo_update=False)
     config = traitlets.Dict(FRONT_END_CONFIG).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
@@ -127,6 +128,7 @@ class WidgetTraits(anywidget.AnyWidget):
     show_coordinates = traitlets.Bool(True).tag(sync=True)
     show_me = traitlets.Bool(False).tag(sync=True)
     practice = traitlets.Bool(False).tag(sync=True)
+    coach = traitlets.Bool(False).tag(sync=True)
     show_scores = traitlets.Bool(False).tag(sync=True)
     show_explorer = traitlets.Bool(False).tag(sync=True)
     concept = Concept().tag(sync=True)
@@ -158,7 +160,7 @@ class WidgetTraits(anywidget.AnyWidget):
         "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "lines", "review_here",
         "review_moves", "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state",
-        "editing", "position", "actions", "rule_notes", "explorer_view", "concept_marks", "concept_note"
+        "editing", "position", "actions", "rule_notes", "explorer_view", "concept_marks", "concept_note", "coach_state"
     )
     # fmt: on
 
