@@ -19,6 +19,11 @@ The setting ``concept`` marks one strategy concept of ``reversi_widget.concepts`
 position shown, with a sentence saying what it is (``"stable"``, ``"regions"``...; ``""``,
 the default, none): ``play/overlays.py`` says what each concept marks. Any other value
 raises ``InvalidSettingError`` and changes nothing.
+
+The setting ``coach=True`` coaches the human side(s) (``play/coach.py``): after each of its
+moves a verdict in ``coach_state`` (good, or what it lost, the best move and why); after a
+marked move the computer waits for ``try_again()`` (the move is taken back) or ``go_on()``,
+and at the end ``coach_state["summary"]`` counts the mistakes and offers the worst three to replay.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from .game import Game
 from .play import checks
 from .play.aids import Aids
 from .play.checks import ANIMATION_STEP, checked_language, sort_state
-from .play.coach import Coach, coach_action
+from .play.coach import Coach, CoachMethods
 from .play.editor import edit_action
 from .play.intents import parse, perform
 from .play.loading import read_board
@@ -78,7 +83,7 @@ MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
 
 
-class ReversiWidget(WidgetTraits):
+class ReversiWidget(WidgetTraits, CoachMethods):
     """A Reversi game in a notebook cell: click to play, or drive it from Python.
 
     ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a
@@ -115,11 +120,6 @@ class ReversiWidget(WidgetTraits):
     ``evaluations`` draws the game's course. They run away from the kernel (see above) with
     the progress in ``busy``/``progress``; ``analysis_depth`` and ``analysis_time_limit`` are
     passed to ``analyse``/``review`` (None: their defaults).
-
-    ``coach=True`` coaches a human side (``play/coach.py``): after each of its moves a verdict
-    in ``coach_state`` ("good", or what it lost, the best move and why); the computer waits for
-    ``try_again()`` (the move is taken back) or ``go_on()`` after a marked move, and at the end
-    ``coach_state["summary"]`` counts the mistakes and offers the worst three to replay.
     """
 
     def __init__(
@@ -134,7 +134,6 @@ class ReversiWidget(WidgetTraits):
         show_coordinates: bool = True,
         show_me: bool = False,
         practice: bool = False,
-        coach: bool = False,
         show_scores: bool = False,
         language: str = "en",
         animation: str = "normal",
@@ -158,8 +157,7 @@ class ReversiWidget(WidgetTraits):
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
         self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log)
-        self._aids = Aids(self._session)
-        self._coach = Coach(self._session, self._aids)
+        self._aids, self._coach = Aids(self._session), Coach(self._session)
         self._puzzles = PuzzleMode(self._session, self._workers)
         self._session.paused = bool(kwargs.get("paused", False))  # the first picture says so
         first = picture(self._session, self._aids, checked_language(language))
@@ -172,7 +170,6 @@ class ReversiWidget(WidgetTraits):
             show_coordinates=show_coordinates,
             show_me=show_me,
             practice=practice,
-            coach=coach,
             show_scores=show_scores,
             language=language,
             animation=animation,
@@ -328,17 +325,6 @@ class ReversiWidget(WidgetTraits):
         busy = (self._aids.busy, self._coach.busy, self._puzzles.tries.busy)
         return self._workers.wait(lambda: self._session.pending is not None or any(b() for b in busy), timeout)
 
-    # -- a coached game (``play/coach.py``) ---------------------------------------------------
-
-    def try_again(self) -> None:
-        """Take back the coached move the game waits on (it leaves the line): play another one.
-        Raises ``ReversiError`` (and changes nothing) when there is none or the coach is off."""
-        self._act(lambda session: coach_action(session, "coach_retry"))
-
-    def go_on(self) -> None:
-        """Keep the marked move the game waits on: the computer replies (``ReversiError`` if none waits)."""
-        self._act(lambda session: coach_action(session, "coach_go_on"))
-
     # -- puzzles (``play/puzzling.py``) and the position editor (``play/editor.py``) ------------
 
     def start_puzzles(self, puzzles: Puzzle | Sequence[Puzzle], *, learner: str = "") -> None:
@@ -465,7 +451,7 @@ class ReversiWidget(WidgetTraits):
         player = session.computer_due()
         if player is not None:
             workers.computer_move(session, player, lambda: self._puzzles.computer_delay(self.move_delay))
-        for job in [*self._aids.due(), *self._coach.due()]:
+        for job in [*self._aids.due(), *self._coach.due(self._aids.depth, self._aids.time_limit)]:
             workers.run_job(job)
         for played in session.played:
             for move_callback in self._move_callbacks:
@@ -495,8 +481,7 @@ class ReversiWidget(WidgetTraits):
         self._session.show_me, self._session.step = self.show_me, ANIMATION_STEP[self.animation]
         self._session.set_practice_mode(self.practice)
         self._aids.show_scores, self._aids.explorer.settings = self.show_scores, (self.show_explorer, self.explorer)
-        self._aids.concept = self.concept
-        self._session.coach = self._coach if self.coach else None
+        self._aids.concept, self._session.coach = self.concept, (self._coach if self.coach else None)
 
     # -- intents from the front end ---------------------------------------------------------
 

@@ -19,6 +19,7 @@ before one lets the learner play there again, and the game goes on from there, c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +27,12 @@ from ..analysis import move_label
 from ..board import Board, Move
 from ..progress import Progress
 from ..search import StopSignal
-from .aids import Aids, Job
+from .aids import Job
 from .coaching import COACH_SECONDS, WORST_SHOWN, Summary, Verdict, verdict
 from .session import Session
 from .texts import Refusal, Text, color_text
 
-__all__ = ["COACH_INTENTS", "Asked", "Coach", "MoveKey", "coach_action"]
+__all__ = ["COACH_INTENTS", "Asked", "Coach", "CoachMethods", "MoveKey", "coach_action"]
 
 #: The intents of a coached game (js/PROTOCOL.md).
 COACH_INTENTS = ("coach_retry", "coach_go_on")
@@ -52,9 +53,8 @@ class Coach:
     """The coach of one widget, under its lock: the moves asked about, their verdicts, the
     learner's choices, and the job judging the move the game waits on."""
 
-    def __init__(self, session: Session, aids: Aids) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
-        self.aids = aids  # its analysis settings (depth, time limit) hold for the verdicts too
         self.asked: dict[MoveKey, Asked] = {}
         self.verdicts: dict[MoveKey, Verdict] = {}
         self.failed: set[MoveKey] = set()  # not judged: the game goes on without a verdict
@@ -130,14 +130,14 @@ class Coach:
                 self.asked.setdefault(self.key(probe.ply + 1), Asked(probe.copy(stack=False), move))
             return
 
-    def due(self) -> list[Job]:
-        """The verdict to start now: on the move the game waits on, if none runs for it."""
+    def due(self, depth: int | None, limit: float | None) -> list[Job]:
+        """The verdict to start now: on the move the game waits on, if none runs for it. The
+        analysis settings of the hints hold for it (none: ``COACH_SECONDS``)."""
         key = self.current() if self.on else None
         if key is None or not self.judging(key) or self.job == key:
             return []
         asked = self.asked[key]
         self.job, self.progress = key, 0.0
-        depth, limit = self.aids.depth, self.aids.time_limit
         if depth is None and limit is None:
             limit = COACH_SECONDS
         stop = StopSignal()
@@ -265,3 +265,21 @@ def coach_action(session: Session, kind: str) -> Refusal | None:
     if coach is None:
         return Refusal(Text("notice_refused_coach_off", kind=kind))
     return coach.retry() if kind == "coach_retry" else coach.go_on()
+
+
+class CoachMethods:
+    """What a Python caller does in a coached game: ``ReversiWidget`` has these methods."""
+
+    def _act(self, action: Callable[[Session], Refusal | None]) -> None:
+        """One action of the session, its refusal raised (the widget's own)."""
+        raise NotImplementedError
+
+    def try_again(self) -> None:
+        """Take back the coached move the game waits on (it leaves the line): play another one.
+        Raises ``ReversiError`` (and changes nothing) when there is none or the coach is off."""
+        self._act(lambda session: coach_action(session, "coach_retry"))
+
+    def go_on(self) -> None:
+        """Keep the marked move the game waits on: the computer replies. Raises ``ReversiError``
+        (and changes nothing) when no marked move waits, or while the coach still judges it."""
+        self._act(lambda session: coach_action(session, "coach_go_on"))
