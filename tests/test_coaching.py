@@ -18,6 +18,12 @@ from reversi_widget.play.coaching import COACH_SECONDS, Summary, Verdict, verdic
 from reversi_widget.reasons import why
 from reversi_widget.search import SearchTimeout, StopSignal
 from tests.support import play_random
+from tests.test_widget_coach import load_the_compiled_searches
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled_searches() -> None:
+    load_the_compiled_searches()  # one search for both sides of each comparison
 
 
 def _position(seed: int, plies: int, size: int = 6) -> Board:

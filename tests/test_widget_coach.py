@@ -9,13 +9,27 @@ from typing import Any
 
 import pytest
 
-from reversi_widget import Board, Move
+from reversi_widget import Board, Move, native
 from reversi_widget.errors import ReversiError
 from reversi_widget.play import coach as coach_module
+from reversi_widget.play import workers
 from reversi_widget.play.coaching import Verdict, verdict
 from reversi_widget.search import SearchTimeout, StopSignal
 from reversi_widget.squares import BLACK
 from tests.support import Capture, Gate, click, send, snapshot, widget
+
+
+def load_the_compiled_searches() -> None:
+    """The searches as they will stay: a verdict made while the compiled core still loads (the
+    pure search, without the review's end check) may differ from one made after it."""
+    for kernel in native.KERNELS:
+        native.wait(kernel)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled_searches() -> None:
+    load_the_compiled_searches()
+
 
 #: Black to move after six plies: some of its moves are marked at depth 2, some are good.
 OPENING = "f5d6c3d3c4f4"
@@ -184,3 +198,24 @@ def test_the_summary_counts_the_game_and_its_worst_moves_replay() -> None:
     other = next(m for m in sorted(w.legal) if m != str(line[first["to"]]))
     click(w, other)  # a new move there: the game goes on from it, coached
     assert w.wait(60) and w.coach_state["move"] == other and w.coach_state["summary"] == {}
+
+
+def test_without_threads_the_verdict_runs_in_slices_and_the_computer_still_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bad, _ = marked_and_good()
+    monkeypatch.setattr(workers, "THREADS", False)  # as in Pyodide: no thread may start
+    monkeypatch.setattr(native, "_warm_up", native._WarmUp())
+
+    def refuse(thread: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    gate = Gate()
+    gate.release.set()
+    w, _ = coached(gate)
+    click(w, bad.move)
+    assert w.coach_state["state"] == "judging"
+    assert w.wait(60) and w.coach_state["state"] == "waiting" and gate.calls == 0
+    send(w, {"kind": "coach_go_on", "ply": w.ply})
+    assert w.wait(60) and gate.calls == 1 and w.ply == 8

@@ -14,11 +14,16 @@ from reversi_widget.widget import ReversiWidget
 from tests.frontend.test_concept_overlay import synced
 from tests.frontend.test_frontend import V1, V2, sent, set_traits
 from tests.support import Gate, click, send
-from tests.test_widget_coach import DEPTH, OPENING, marked_and_good
+from tests.test_widget_coach import DEPTH, OPENING, load_the_compiled_searches, marked_and_good
 
 pytestmark = pytest.mark.browser
 
 PANEL = "[data-role=coach]"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled_searches() -> None:
+    load_the_compiled_searches()
 
 
 def visible(page: Any, selector: str) -> bool:
