@@ -1,7 +1,9 @@
 """Make the README's pictures: the widget in JupyterLab (light, dark, dark with scores, high
-contrast, a puzzle, a reviewed game, a hint with its line), a board grid and charts.
+contrast, a puzzle, a reviewed game, a hint with its line, a coached game), a board grid and
+charts.
 
-    python docs/make_images.py
+    python docs/make_images.py            # all of them
+    python docs/make_images.py coach      # only those named (see PICTURES)
 
 Needs jupyterlab, playwright and Debian's Chromium, like the browser tests.
 """
@@ -196,15 +198,47 @@ def line_screenshot() -> None:
         widget.screenshot(path=str(IMAGES / "hint-line.png"))
 
 
-def main() -> None:
+def coach_screenshot() -> None:
+    """A coached game: the learner's X-square marked, the verdict with why under the board,
+    Try again and Go on, and the computer waiting for the choice."""
+    source = (
+        "from reversi_widget import Board, ReversiWidget, native\n"
+        "native.wait('midgame'); native.wait('endgame')\n"
+        "w = ReversiWidget(Board.from_transcript('f5d6c3d3c4f4f6f3e6e7'), coach=True, white='medium',"
+        " animation='off')\n"
+        "w"
+    )
+    with lab_page(source, "coach.ipynb", 1000, 120_000) as page:
+        widget = page.locator(".reversi-widget").first
+        page.wait_for_selector('.reversi-widget [data-square="g2"][data-legal]')
+        page.wait_for_function(KERNEL_IDLE)
+        page.locator('.reversi-widget [data-square="g2"]').first.click()
+        page.wait_for_selector(".reversi-widget [data-role=coach][data-state=waiting]")
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(500)
+        widget.screenshot(path=str(IMAGES / "coach.png"))
+
+
+#: Each picture's maker, by the name the command line gives it.
+PICTURES = {
+    "static": static_pictures,
+    "widget": widget_screenshots,
+    "puzzle": puzzle_screenshot,
+    "review": review_screenshot,
+    "line": line_screenshot,
+    "coach": coach_screenshot,
+}
+
+
+def main(names: list[str]) -> None:
+    unknown = [name for name in names if name not in PICTURES]
+    if unknown:
+        raise SystemExit(f"unknown pictures {unknown}: expected some of {', '.join(PICTURES)}")
     IMAGES.mkdir(parents=True, exist_ok=True)
-    static_pictures()
-    widget_screenshots()
-    puzzle_screenshot()
-    review_screenshot()
-    line_screenshot()
+    for name in names or PICTURES:
+        PICTURES[name]()
     print("written:", ", ".join(sorted(p.name for p in IMAGES.iterdir())))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
