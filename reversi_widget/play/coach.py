@@ -62,6 +62,7 @@ class Coach:
         self.taken_back: set[MoveKey] = set()
         self.job: MoveKey | None = None
         self.progress = 0.0
+        self._line: tuple[int, MoveKey] = (-1, ("", "", ()))  # the session's line_id, and its whole line
 
     @property
     def on(self) -> bool:
@@ -71,8 +72,13 @@ class Coach:
 
     def key(self, ply: int) -> MoveKey:
         """The move at ``ply`` (1-based) of the session's line."""
-        board = self.session.board
-        return repr(board.rules), board.root().to_string(), tuple(str(move) for move in self.session.line[:ply])
+        session = self.session
+        if self._line[0] != session.line_id:  # read once per line: the views' picture asks often
+            board = session.board
+            line = (repr(board.rules), board.root().to_string(), tuple(str(move) for move in session.line))
+            self._line = (session.line_id, line)
+        rules, root, moves = self._line[1]
+        return rules, root, moves[:ply]
 
     def current(self) -> MoveKey | None:
         """The learner's move the game waits on: the last real move of the line, at its end
