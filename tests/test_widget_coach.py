@@ -219,3 +219,16 @@ def test_without_threads_the_verdict_runs_in_slices_and_the_computer_still_waits
     assert w.wait(60) and w.coach_state["state"] == "waiting" and gate.calls == 0
     send(w, {"kind": "coach_go_on", "ply": w.ply})
     assert w.wait(60) and gate.calls == 1 and w.ply == 8
+
+
+def test_the_coach_switched_off_lets_the_waiting_computer_reply_and_a_view_cannot_switch_it() -> None:
+    bad, _ = marked_and_good()
+    gate = Gate()
+    gate.release.set()
+    w, _ = coached(gate)
+    click(w, bad.move)
+    assert w.wait(60) and w.coach_state["state"] == "waiting" and not gate.started.is_set()
+    w.coach = False
+    assert gate.started.wait(10) and w.wait(10) and w.ply == 8 and w.coach_state == {}
+    w.set_state({"coach": True})  # only Python sets it
+    assert w.coach is False and "coach" in w.notice and w.notice_kind == "error"
