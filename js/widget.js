@@ -1162,7 +1162,10 @@ function coachPanel(ctx, jump) {
         h("button", { type: "button", class: "rw-coach-replay", "data-coach-replay": String(w.to), title: String(w.note || ""), ...OWN_KEYS },
           h("span", { class: "rw-coach-replay-move" }, String(w.label || "")), " ", String(w.note || "")))));
     }
-    for (const b of worst.querySelectorAll("[data-coach-replay]")) flag(b, "aria-current", Number(b.dataset.coachReplay) === get("ply", 0), "step");
+    for (const b of worst.querySelectorAll("[data-coach-replay]")) {
+      const shown = Number(b.dataset.coachReplay) === get("ply", 0); // the position shown is this one's
+      flag(b, "aria-current", shown, "step");
+    }
   }
   life.on("coach_state ply", update);
   return { el, update, destroy: life.destroy };
