@@ -289,7 +289,9 @@ function board(ctx, { onBuild }) {
     const wrong = new Set(get("practice_wrong", []));
     const missed = new Set(get("practice_missed", []));
     const hints = new Set(get("hints", []));
-    const reviewed = get("review_here", {}) || {}; // the move that led here, reviewed: its best square
+    // The move that led here, reviewed (or marked by the coach, waiting for the learner): its best square.
+    const coached = get("coach_state", {}) || {};
+    const reviewed = (get("review_here", {}) || {}).best ? get("review_here", {}) : coached.state === "waiting" ? coached : {};
     const scores = get("scores", {}) || {};
     const scoreOf = (name) => (hasOwn(scores, name) ? String(scores[name]) : "");
     const ranked = Object.keys(scores); // Python sends the scores best first
@@ -520,7 +522,7 @@ function board(ctx, { onBuild }) {
   function update() { drawSquares(); drawCursor(); }
   const redraw = batched(drawSquares);
   life.on("board_size show_coordinates", build);
-  life.on("discs legal show_legal last_move last_flips marks fill hints scores lines review_here concept concept_marks", redraw);
+  life.on("discs legal show_legal last_move last_flips marks fill hints scores lines review_here coach_state concept concept_marks", redraw);
   life.on("practice_move practice_flips practice_wrong practice_missed", redraw);
   life.on("show_flips", drawPreview);
   life.on("arrows", drawArrows);

@@ -64,6 +64,7 @@ def test_a_marked_move_waits_for_go_on_before_the_computer_replies() -> None:
     assert state["state"] == "waiting" and state["move"] == bad.move and state["ply"] == 7
     assert state["verdict"] == bad.render("en") and state["mark"] == bad.mark and state["kind"] == "mistake"
     assert state["can_retry"] and state["can_go_on"] and state["summary"] == {}
+    assert (state["best"], state["color"]) == (bad.best, "black")
     assert w.status == "Try again, or go on: White waits for your choice"
     assert not gate.started.is_set() and not w.thinking  # the computer waits for the learner
     gate.release.set()

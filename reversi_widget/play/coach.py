@@ -30,7 +30,7 @@ from ..search import StopSignal
 from .aids import Job
 from .coaching import COACH_SECONDS, WORST_SHOWN, Summary, Verdict, verdict
 from .session import Session
-from .texts import Refusal, Text, color_text
+from .texts import COLOR_KEY, Refusal, Text, color_text
 
 __all__ = ["COACH_INTENTS", "Asked", "Coach", "CoachMethods", "MoveKey", "coach_action"]
 
@@ -230,7 +230,9 @@ class Coach:
             state.update(move=move, ply=len(shown[2]))
             if found is not None:
                 kind = "mistake" if found.mark else "good"
+                color = COLOR_KEY[self.asked[shown].before.turn]
                 state.update(state="verdict", verdict=found.render(language), mark=found.mark, kind=kind)
+                state.update(best=found.best, color=color)
             elif shown in self.failed:
                 state.update(state="failed")
             elif shown == current:

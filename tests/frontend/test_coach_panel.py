@@ -57,6 +57,9 @@ def test_a_marked_move_shows_its_verdict_and_try_again_takes_it_back(boot: Any) 
         assert page.get_attribute(f"{view} [data-action=coach_retry]", "data-primary") is not None
         assert not visible(page, f"{view} [data-role=coach-summary]")
     assert page.inner_text(f"{V1} [data-role=status]") == "Try again, or go on: White waits for your choice"
+    for view in (V1, V2):  # where the disc should have gone, ringed in the mover's colour
+        assert page.get_attribute(f'{view} [data-square="{bad.best}"]', "data-review-best") == "black"
+        assert page.locator(f"{view} [data-review-best]").count() == 1
     page.click(f"{V2} [data-action=coach_retry]")
     assert sent(page) == [{"kind": "coach_retry", "ply": 7}]
     answer(page, w)
@@ -84,6 +87,7 @@ def test_go_on_lets_the_computer_reply_and_the_verdict_stays_said(boot: Any) -> 
         assert page.inner_text(f"{view} [data-role=coach-verdict]") == bad.render("en")
         assert not visible(page, f"{view} [data-action=coach_retry]")
         assert not visible(page, f"{view} [data-action=coach_go_on]")
+        assert page.locator(f"{view} [data-review-best]").count() == 0  # chosen: no longer ringed
 
 
 def test_the_summary_lists_the_worst_moves_and_a_click_goes_back_to_replay_one(boot: Any) -> None:
