@@ -164,36 +164,48 @@ def test_a_verdict_made_stale_by_undo_is_stopped_and_go_on_waits_for_it(monkeypa
 def test_the_summary_counts_the_game_and_its_worst_moves_replay() -> None:
     w, _ = widget(coach=True, white="greedy", analysis_depth=1, animation="off", move_delay=0)
     taken_back = 0
+    said: dict[int, tuple[str, str]] = {}  # each kept move of the learner: its mark and verdict, as shown
+
+    def keep() -> None:
+        state = w.coach_state
+        said[state["ply"]] = (state["mark"], state["verdict"])
+
     while not w.game_over:
-        board = w.board
-        moves = sorted(board.legal_moves, key=str)
-        click(w, str(moves[len(moves) // 2]))
+        moves = sorted(w.legal)
+        click(w, moves[len(moves) // 2])
         assert w.wait(60)
+        if w.coach_state["state"] == "waiting" and taken_back < 2:
+            send(w, {"kind": "coach_retry", "ply": w.ply})
+            taken_back += 1
+            click(w, moves[0])
+            assert w.wait(60)
         if w.coach_state["state"] == "waiting":
-            if taken_back < 2:
-                send(w, {"kind": "coach_retry", "ply": w.ply})
-                taken_back += 1
-                click(w, str(moves[0]))
-                assert w.wait(60)
-            if w.coach_state["state"] == "waiting":
-                send(w, {"kind": "coach_go_on", "ply": w.ply})
-                assert w.wait(60)
+            keep()
+            send(w, {"kind": "coach_go_on", "ply": w.ply})
+            assert w.wait(60)
+        elif w.coach_state.get("move") is not None and w.coach_state["ply"] not in said:
+            keep()  # a good move, answered at once (a single legal move is not judged)
     summary = w.coach_state["summary"]
-    board, line, kept = Board(), w.line, 0
-    learner: list[tuple[int, Verdict]] = []  # the learner's moves with a choice: each was judged
+    board, line, kept, choices = Board(), w.line, 0, []
     for ply, move in enumerate(line, 1):
         if board.turn == BLACK and move:
             kept += 1
             if len(list(board.legal_moves)) > 1:
-                learner.append((ply, verdict(board, move, depth=1, time_limit=None)))
+                choices.append(ply)  # the learner's moves with a choice: each was judged
         board.push(move)
-    marked = [(ply, v) for ply, v in learner if v.mark]
-    assert (summary["kept"], summary["judged"], summary["mistakes"]) == (kept, len(learner), len(marked))
-    assert summary["taken_back"] == taken_back
-    worst = sorted(marked, key=lambda pv: (-pv[1].loss, pv[0]))[:3]
-    assert [(e["ply"], e["to"], e["note"]) for e in summary["worst"]] == [(p, p - 1, v.render("en")) for p, v in worst]
-    assert summary["text"].startswith(f"You kept {kept} move")
-    first = summary["worst"][0]
+    assert sorted(said) == choices
+    marked = [ply for ply, (mark, _) in said.items() if mark]
+    assert (summary["kept"], summary["judged"], summary["mistakes"]) == (kept, len(choices), len(marked))
+    assert summary["taken_back"] == taken_back and summary["text"].startswith(f"You kept {kept} move")
+    worst = summary["worst"]
+    assert len(worst) == min(3, len(marked)) and {e["ply"] for e in worst} <= set(marked)
+    assert [(e["to"], e["note"]) for e in worst] == [(e["ply"] - 1, said[e["ply"]][1]) for e in worst]
+    losses = {ply: w._coach.verdicts[w._coach.key(ply)].loss for ply in marked}  # the coach's own record
+    shown = [losses[e["ply"]] for e in worst]
+    assert shown == sorted(shown, reverse=True) and all(
+        loss <= shown[-1] for loss in losses.values() if loss not in shown
+    )
+    first = worst[0]
     send(w, {"kind": "jump", "to": first["to"], "ply": w.ply})  # replay it: the position before the move
     assert w.ply == first["to"] and w.turn == "black" and w.coach_state["summary"] == summary
     other = next(m for m in sorted(w.legal) if m != str(line[first["to"]]))
