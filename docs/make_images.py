@@ -1,8 +1,8 @@
 """Make the README's pictures: the widget in JupyterLab (light, dark, dark with scores, high
 contrast, a puzzle, a reviewed game, a hint with its line, a quiz, the deck of one's own
-mistakes), a board grid and charts.
+mistakes, a coached game), a board grid and charts.
 
-    python docs/make_images.py [static widget puzzle review line quiz deck]
+    python docs/make_images.py [static widget puzzle review line quiz deck coach]
 
 Needs jupyterlab, playwright and Debian's Chromium, like the browser tests.
 """
@@ -254,6 +254,27 @@ def deck_screenshot() -> None:
         page.locator(".jp-Cell-outputArea").first.screenshot(path=str(IMAGES / "deck.png"))
 
 
+def coach_screenshot() -> None:
+    """A coached game: the learner's X-square marked, the verdict with why under the board,
+    Try again and Go on, and the computer waiting for the choice."""
+    source = (
+        "from reversi_widget import Board, ReversiWidget, native\n"
+        "native.wait('midgame'); native.wait('endgame')\n"
+        "w = ReversiWidget(Board.from_transcript('f5d6c3d3c4f4f6f3e6e7'), coach=True, white='medium',"
+        " animation='off')\n"
+        "w"
+    )
+    with lab_page(source, "coach.ipynb", 1000, 120_000) as page:
+        widget = page.locator(".reversi-widget").first
+        page.wait_for_selector('.reversi-widget [data-square="g2"][data-legal]')
+        page.wait_for_function(KERNEL_IDLE)
+        page.locator('.reversi-widget [data-square="g2"]').first.click()
+        page.wait_for_selector(".reversi-widget [data-role=coach][data-state=waiting]")
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(500)
+        widget.screenshot(path=str(IMAGES / "coach.png"))
+
+
 #: Each picture's maker, by the name ``python docs/make_images.py NAME...`` makes only it.
 MAKERS = {
     "static": static_pictures,
@@ -263,6 +284,7 @@ MAKERS = {
     "line": line_screenshot,
     "quiz": quiz_screenshot,
     "deck": deck_screenshot,
+    "coach": coach_screenshot,
 }
 
 
@@ -278,4 +300,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

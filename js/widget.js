@@ -289,7 +289,9 @@ function board(ctx, { onBuild }) {
     const wrong = new Set(get("practice_wrong", []));
     const missed = new Set(get("practice_missed", []));
     const hints = new Set(get("hints", []));
-    const reviewed = get("review_here", {}) || {}; // the move that led here, reviewed: its best square
+    // The move that led here, reviewed (or marked by the coach, waiting for the learner): its best square.
+    const coached = get("coach_state", {}) || {};
+    const reviewed = (get("review_here", {}) || {}).best ? get("review_here", {}) : coached.state === "waiting" ? coached : {};
     const scores = get("scores", {}) || {};
     const scoreOf = (name) => (hasOwn(scores, name) ? String(scores[name]) : "");
     const ranked = Object.keys(scores); // Python sends the scores best first
@@ -534,7 +536,7 @@ function board(ctx, { onBuild }) {
   function update() { drawSquares(); drawCursor(); }
   const redraw = batched(drawSquares);
   life.on("board_size show_coordinates", build);
-  life.on("discs legal show_legal last_move last_flips marks fill hints scores lines review_here concept concept_marks", redraw);
+  life.on("discs legal show_legal last_move last_flips marks fill hints scores lines review_here coach_state concept concept_marks", redraw);
   life.on("practice_move practice_flips practice_wrong practice_missed quiz_state", redraw);
   life.on("show_flips", drawPreview);
   life.on("arrows", drawArrows);
@@ -1174,6 +1176,63 @@ function quiz(ctx) {
   return { el, update, destroy: life.destroy };
 }
 
+// ---------- a coached game: the verdict on the learner's move, Try again / Go on, the summary ----------
+function coachPanel(ctx, jump) {
+  const { get, L, send } = ctx;
+  const life = ctx.scope();
+  const button = (action) => {
+    const b = L(h("button", { type: "button", class: "rw-btn", "data-action": action, ...OWN_KEYS }), action);
+    b.addEventListener("click", () => send({ kind: action }));
+    return b;
+  };
+  const verdict = h("p", { class: "rw-coach-verdict", "data-role": "coach-verdict", "aria-live": "polite" });
+  const retry = button("coach_retry");
+  const goOn = button("coach_go_on");
+  const actions = h("div", { class: "rw-coach-actions", "data-role": "coach-actions" }, retry, goOn);
+  const summaryText = h("p", { class: "rw-coach-summary-text", "data-role": "coach-summary-text" });
+  // The worst moves: a click shows the position before one, to play it again from there.
+  const worst = h("ol", { class: "rw-coach-worst", "data-role": "coach-worst" });
+  worst.addEventListener("click", (ev) => {
+    const b = ev.target.closest && ev.target.closest("[data-coach-replay]");
+    if (b) jump.request(Number(b.getAttribute("data-coach-replay")));
+  });
+  const summary = h("div", { class: "rw-coach-summary", "data-role": "coach-summary", hidden: true },
+    L(h("p", { class: "rw-coach-summary-heading" }), "coach_summary_heading"), summaryText, worst);
+  const el = h("div", { class: "rw-coach", "data-role": "coach", hidden: true },
+    L(h("span", { class: "rw-coach-heading" }), "coach_heading"), verdict, actions, summary);
+  let shownWorst = "";
+  function update() {
+    const c = get("coach_state", {}) || {};
+    el.hidden = !c.state && !(c.summary && c.summary.text); // nothing judged yet, or the coach is off
+    if (el.hidden) return;
+    flag(el, "data-state", !!c.state, String(c.state || ""));
+    flag(el, "data-kind", !!c.kind, String(c.kind || ""));
+    text(verdict, String(c.verdict || ""));
+    verdict.hidden = !c.verdict;
+    retry.hidden = !c.can_retry;
+    goOn.hidden = !c.can_go_on;
+    flag(retry, "data-primary", !!c.can_go_on); // a marked move waits: trying again is the step to learn from
+    actions.hidden = retry.hidden && goOn.hidden;
+    const s = c.summary || {};
+    summary.hidden = !s.text;
+    text(summaryText, String(s.text || ""));
+    const entries = Array.isArray(s.worst) ? s.worst : [];
+    const key = JSON.stringify(entries);
+    if (key !== shownWorst) {
+      shownWorst = key;
+      worst.replaceChildren(...entries.map((w) => h("li", {},
+        h("button", { type: "button", class: "rw-coach-replay", "data-coach-replay": String(w.to), title: String(w.note || ""), ...OWN_KEYS },
+          h("span", { class: "rw-coach-replay-move" }, String(w.label || "")), " ", String(w.note || "")))));
+    }
+    for (const b of worst.querySelectorAll("[data-coach-replay]")) {
+      const shown = Number(b.dataset.coachReplay) === get("ply", 0); // the position shown is this one's
+      flag(b, "aria-current", shown, "step");
+    }
+  }
+  life.on("coach_state ply", update);
+  return { el, update, destroy: life.destroy };
+}
+
 // ---------- the position editor: edit, side to move, clear / start / copy, done / cancel ----------
 function editor(ctx) {
   const { get, S, L, send } = ctx;
@@ -1358,6 +1417,7 @@ function render({ model, el }) {
   parts.practice = practice(ctx);
   parts.puzzle = puzzle(ctx);
   parts.quiz = quiz(ctx);
+  parts.coach = coachPanel(ctx, jump);
   parts.editor = editor(ctx);
   parts.controls = controls(ctx);
   parts.moves = moveList(ctx, jump);
@@ -1367,7 +1427,7 @@ function render({ model, el }) {
 
   root.append(
     h("div", { class: "rw-main" }, parts.players.el, parts.board.el, parts.notices.el, parts.practice.el,
-      parts.puzzle.el, parts.quiz.el),
+      parts.coach.el, parts.puzzle.el, parts.quiz.el),
     h("div", { class: "rw-side" }, parts.controls.el, parts.editor.el, parts.moves.el, parts.review.el,
       parts.explorer.el, parts.settings.el));
   el.append(root);

@@ -23,6 +23,11 @@ raises ``InvalidSettingError`` and changes nothing.
 ``w.quiz`` is square-marking mode (``play/quizzing.py``): ``w.quiz.ask(quizzes.stable("black"))``
 asks a question on the position shown; clicks then mark squares and Check has Python compare
 them with the answer it computes.
+
+The setting ``coach=True`` coaches the human side(s) (``play/coach.py``): after each of its
+moves a verdict in ``coach_state`` (good, or what it lost, the best move and why); after a
+marked move the computer waits for ``try_again()`` (the move is taken back) or ``go_on()``,
+and at the end ``coach_state["summary"]`` counts the mistakes and offers the worst three to replay.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from .game import Game
 from .play import checks
 from .play.aids import Aids
 from .play.checks import ANIMATION_STEP, checked_language, sort_state
+from .play.coach import Coach, CoachMethods
 from .play.editor import edit_action
 from .play.intents import parse, perform
 from .play.loading import read_board
@@ -75,22 +81,14 @@ from .play.workers import PROGRESS_EVERY as PROGRESS_EVERY
 __all__ = ["GameOverCallback", "MoveCallback", "ReversiWidget"]
 
 #: The settings the session and the aids follow (``ReversiWidget._follow_settings``).
-_FOLLOWED_SETTINGS = (
-    "language",
-    "show_me",
-    "animation",
-    "show_scores",
-    "practice",
-    "show_explorer",
-    "explorer",
-    "concept",
-)
+_FOLLOWED_SETTINGS: tuple[str, ...] = ("language", "show_me", "animation", "show_scores", "practice", "show_explorer")
+_FOLLOWED_SETTINGS += ("explorer", "concept", "coach")
 
 MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
 
 
-class ReversiWidget(WidgetTraits):
+class ReversiWidget(WidgetTraits, CoachMethods):
     """A Reversi game in a notebook cell: click to play, or drive it from Python.
 
     ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a
@@ -164,7 +162,7 @@ class ReversiWidget(WidgetTraits):
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
         self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log)
-        self._aids = Aids(self._session)
+        self._aids, self._coach = Aids(self._session), Coach(self._session)
         self._puzzles = PuzzleMode(self._session, self._workers)
         self.quiz = QuizControl(self._session, self._act, self._operation)  # square-marking mode
         self._session.paused = bool(kwargs.get("paused", False))  # the first picture says so
@@ -330,9 +328,8 @@ class ReversiWidget(WidgetTraits):
         already due has run (True), or ``timeout`` seconds pass (False). With two unpaused
         computers this waits for the end of the game. Meant for scripts and tests: in a
         notebook it blocks the kernel until it returns."""
-        return self._workers.wait(
-            lambda: self._session.pending is not None or self._aids.busy() or self._puzzles.tries.busy(), timeout
-        )
+        busy = (self._aids.busy, self._coach.busy, self._puzzles.tries.busy)
+        return self._workers.wait(lambda: self._session.pending is not None or any(b() for b in busy), timeout)
 
     # -- puzzles (``play/puzzling.py``) and the position editor (``play/editor.py``) ------------
 
@@ -455,10 +452,11 @@ class ReversiWidget(WidgetTraits):
         if sides is not None:
             self.black, self.white = sides
         self._puzzles.judge(self.game_log)
+        self._coach.observe()
         player = session.computer_due()
         if player is not None:
             workers.computer_move(session, player, lambda: self._puzzles.computer_delay(self.move_delay))
-        for job in self._aids.due():
+        for job in [*self._aids.due(), *self._coach.due(self._aids.depth, self._aids.time_limit)]:
             workers.run_job(job)
         for played in session.played:
             for move_callback in self._move_callbacks:
@@ -488,7 +486,7 @@ class ReversiWidget(WidgetTraits):
         self._session.show_me, self._session.step = self.show_me, ANIMATION_STEP[self.animation]
         self._session.set_practice_mode(self.practice)
         self._aids.show_scores, self._aids.explorer.settings = self.show_scores, (self.show_explorer, self.explorer)
-        self._aids.concept = self.concept
+        self._aids.concept, self._session.coach = self.concept, (self._coach if self.coach else None)
 
     # -- intents from the front end ---------------------------------------------------------
 

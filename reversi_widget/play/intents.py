@@ -15,6 +15,7 @@ from ..board import Move
 from ..errors import InvalidMoveError
 from ..squares import parse_square, square_name
 from .aids import Aids
+from .coach import COACH_INTENTS, coach_action
 from .editor import EDIT_INTENTS, edit_action
 from .puzzling import PUZZLE_INTENTS, hides_answer, puzzle_action
 from .quizzing import QUIZ_INTENTS, quiz_action
@@ -54,6 +55,8 @@ INTENTS: dict[str, dict[str, type]] = {
     "quiz_check": {"ply": int},
     "quiz_clear": {"ply": int},
     "quiz_reveal": {"ply": int},
+    "coach_retry": {"ply": int},
+    "coach_go_on": {"ply": int},
 }
 #: Intents that do not depend on the position, so they are never refused as stale (a
 #: Pause click during a fast computer game is always out of date by a move or two).
@@ -93,6 +96,7 @@ ACTIONS: dict[str, Action] = {
     "resume": lambda session, aids, intent: session.resume(),
     "explorer_game": lambda session, aids, intent: aids.explorer.load(session, str(intent.move), intent.to),
     **{kind: lambda session, aids, intent: puzzle_action(session, intent.kind) for kind in PUZZLE_INTENTS},
+    **{kind: lambda session, aids, intent: coach_action(session, intent.kind) for kind in COACH_INTENTS},
     **{
         kind: lambda session, aids, intent: quiz_action(session, intent.kind, str(intent.move)) for kind in QUIZ_INTENTS
     },

@@ -40,6 +40,7 @@ from .texts import (
 )
 
 if TYPE_CHECKING:
+    from .coach import Coach
     from .editor import Editor
     from .puzzling import PuzzleRun
     from .quizzing import QuizRun
@@ -141,6 +142,7 @@ class Session:
         self.puzzles: PuzzleRun | None = None  # puzzle mode (play/puzzling.py)
         self.editor: Editor | None = None  # a position being set up by hand (play/editor.py)
         self.quiz: QuizRun | None = None  # square-marking mode (play/quizzing.py)
+        self.coach: Coach | None = None  # a coached game (play/coach.py): the computer may wait for it
 
     # -- questions ----------------------------------------------------------------------------
 
@@ -373,7 +375,7 @@ class Session:
         board = self.board
         if board.ply != len(self.line) or board.is_game_over() or self.paused or self.pending is not None:
             return None
-        if self.editor is not None:
+        if self.editor is not None or (self.coach is not None and self.coach.holds()):
             return None
         return self.players[board.turn]
 

@@ -115,6 +115,11 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "quiz_count",
     "quiz_mark_wrong",
     "quiz_mark_missed",
+    "busy_coach",
+    "coach_heading",
+    "coach_retry",
+    "coach_go_on",
+    "coach_summary_heading",
 )
 
 

@@ -116,6 +116,7 @@ class WidgetTraits(anywidget.AnyWidget):
     concept_marks = traitlets.Dict().tag(sync=True, echo_update=False)
     concept_note = traitlets.Unicode("").tag(sync=True, echo_update=False)
     quiz_state = traitlets.Dict().tag(sync=True, echo_update=False)
+    coach_state = traitlets.Dict().tag(sync=True, echo_update=False)
     config = traitlets.Dict(FRONT_END_CONFIG).tag(sync=True, echo_update=False)
 
     # -- annotations: set from Python, drawn by the front end ----------------------------
@@ -129,6 +130,7 @@ class WidgetTraits(anywidget.AnyWidget):
     show_coordinates = traitlets.Bool(True).tag(sync=True)
     show_me = traitlets.Bool(False).tag(sync=True)
     practice = traitlets.Bool(False).tag(sync=True)
+    coach = traitlets.Bool(False).tag(sync=True)
     show_scores = traitlets.Bool(False).tag(sync=True)
     show_explorer = traitlets.Bool(False).tag(sync=True)
     concept = Concept().tag(sync=True)
@@ -161,7 +163,7 @@ class WidgetTraits(anywidget.AnyWidget):
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "lines", "review_here",
         "review_moves", "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state",
         "editing", "position", "actions", "rule_notes", "explorer_view", "concept_marks", "concept_note",
-        "quiz_state"
+        "quiz_state", "coach_state"
     )
     # fmt: on
 

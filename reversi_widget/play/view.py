@@ -95,6 +95,7 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
         **aids_picture(session, aids, language),
         **overlay_picture(session, aids.concept, language),
         **modes_picture(session, language),
+        **({"coach_state": {}} if session.coach is None else session.coach.picture(language)),
         **quiz_picture(session, language),
         **without_answers(session),
     }
