@@ -42,6 +42,7 @@ from .play.puzzling import PuzzleMode, PuzzleScore, puzzle_action
 from .play.session import Session
 from .play.texts import Joined, Refusal, Renders, Text, quote_input
 from .play.traits import FRONT_END_CONFIG, WidgetTraits
+from .play.variations import record, variation_action
 from .play.view import picture
 from .play.workers import Callbacks, Workers
 from .players import make_player
@@ -195,7 +196,7 @@ class ReversiWidget(WidgetTraits):
             self.on_game_over(self._record)
         self.on_msg(self._on_intent)
         with self._operation():
-            self._session.advance()
+            self._session.start(start, board) if isinstance(board, Game) else self._session.advance()
         if puzzle is not None:
             self.start_puzzles(puzzle, learner=learner)
 
@@ -219,11 +220,9 @@ class ReversiWidget(WidgetTraits):
             return list(self._session.line)
 
     def game(self) -> Game:
-        """The current line as a ``Game`` record (players named by their labels)."""
+        """The current line as a ``Game`` record (players named by their labels), other lines as variations."""
         with self._lock:
-            board = self._session.whole_line()
-            black, white = self.players["black"], self.players["white"]
-        return Game.from_board(board, black_player=black, white_player=white)
+            return record(self._session, black_player=self.players["black"], white_player=self.players["white"])
 
     # -- playing from Python: each is one session action, its refusal raised ---------------------
 
@@ -264,7 +263,16 @@ class ReversiWidget(WidgetTraits):
         """Load a ``Board`` (its move stack becomes the line), a ``Game``, a GGF record
         (``"(;GM[Othello]..."``), a transcript (``"f5d6c3"``) or a position string. Text is
         read under ``rules`` (default: the current rules). On an error nothing changes."""
-        self._act(lambda session: session.start(read_board(source, rules if rules is not None else self.rules)))
+        tree = source if isinstance(source, Game) else None  # a game brings its variations
+        self._act(lambda session: session.start(read_board(source, rules if rules is not None else self.rules), tree))
+
+    def promote_variation(self) -> None:
+        """Make the line shown the main line, the former one a variation (``VariationError`` if it is main)."""
+        self._act(lambda session: variation_action(session, "variation_promote"))
+
+    def delete_variation(self) -> None:
+        """Delete the variation shown from where it branches off (``VariationError`` on the main line)."""
+        self._act(lambda session: variation_action(session, "variation_delete"))
 
     # -- practice (R17) from Python: what the learner's clicks do ------------------------------
 
@@ -574,14 +582,7 @@ class ReversiWidget(WidgetTraits):
                 self._aids.depth, self._aids.time_limit = self.analysis_depth, self.analysis_time_limit
                 self._aids.settings_changed()
 
-    @traitlets.validate("fill")
-    def _valid_fill(self, proposal: Any) -> dict[str, str]:
-        return checks.fill(proposal["value"], self._session.board.size)
-
-    @traitlets.validate("marks")
-    def _valid_marks(self, proposal: Any) -> dict[str, str]:
-        return checks.marks(proposal["value"], self._session.board.size)
-
-    @traitlets.validate("arrows")
-    def _valid_arrows(self, proposal: Any) -> list[list[str]]:
-        return checks.arrows(proposal["value"], self._session.board.size)
+    @traitlets.validate("fill", "marks", "arrows")
+    def _valid_annotation(self, proposal: Any) -> object:
+        check = {"fill": checks.fill, "marks": checks.marks, "arrows": checks.arrows}[proposal["trait"].name]
+        return check(proposal["value"], self._session.board.size)

@@ -19,6 +19,7 @@ from .editor import EDIT_INTENTS, edit_action
 from .puzzling import PUZZLE_INTENTS, hides_answer, puzzle_action
 from .session import Session
 from .texts import Refusal, Text, quote_input
+from .variations import VARIATION_INTENTS, variation_action
 
 __all__ = ["ACTIONS", "INTENTS", "MAX_INTENT_SIZE", "TIMELESS_INTENTS", "Intent", "parse", "perform"]
 
@@ -49,6 +50,7 @@ INTENTS: dict[str, dict[str, type]] = {
     "edit_done": {"ply": int},
     "edit_cancel": {"ply": int},
     "explorer_game": {"square": str, "to": int, "ply": int},
+    **{kind: {"node": int, "ply": int} for kind in VARIATION_INTENTS},
 }
 #: Intents that do not depend on the position, so they are never refused as stale (a
 #: Pause click during a fast computer game is always out of date by a move or two).
@@ -59,12 +61,14 @@ MAX_INTENT_SIZE = 256
 
 @dataclass(frozen=True)
 class Intent:
-    """A checked intent: its kind, the move on its square (or the pass), and ``to`` for a jump."""
+    """A checked intent: its kind, the move on its square (or the pass), ``to`` for a jump,
+    ``node`` for a variation's node."""
 
     kind: str
     move: Move
     to: int = 0
     color: str = ""
+    node: int = 0
 
 
 Action = Callable[[Session, Aids, Intent], "Refusal | None"]
@@ -86,6 +90,10 @@ ACTIONS: dict[str, Action] = {
     "resume": lambda session, aids, intent: session.resume(),
     "explorer_game": lambda session, aids, intent: aids.explorer.load(session, str(intent.move), intent.to),
     **{kind: lambda session, aids, intent: puzzle_action(session, intent.kind) for kind in PUZZLE_INTENTS},
+    **{
+        kind: lambda session, aids, intent: variation_action(session, intent.kind, intent.node)
+        for kind in VARIATION_INTENTS
+    },
     **{
         kind: lambda session, aids, intent: edit_action(session, intent.kind, intent.move, intent.color)
         for kind in EDIT_INTENTS
@@ -142,7 +150,7 @@ def parse(content: object, buffers: object, session: Session) -> Intent | Refusa
             return Refusal(Text("notice_refused_stale_puzzle", got=quote_input(content["puzzle"] + 1), shown=shown + 1))
     elif content["ply"] != board.ply and kind not in TIMELESS_INTENTS:
         return Refusal(Text("notice_refused_stale", got=quote_input(content["ply"]), ply=board.ply))
-    return Intent(kind, move, content.get("to", 0), content.get("color", ""))
+    return Intent(kind, move, content.get("to", 0), content.get("color", ""), content.get("node", 0))
 
 
 def _square(square: str, size: int) -> Move | Refusal:

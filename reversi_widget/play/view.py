@@ -21,6 +21,7 @@ from .puzzling import hides_answer
 from .session import Session
 from .strings import front_end_strings
 from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
+from .variations import variations_picture
 
 __all__ = ["actions", "picture", "rule_notes"]
 
@@ -71,6 +72,7 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
         "game_over": outcome is not None,
         "result": "" if outcome is None else result_text(outcome, board).render(language),
         "moves": [str(move) for move in session.line],
+        "variations": variations_picture(session),
         "can_undo": practice is not None or session.undo_target() is not None,
         "can_redo": session.redo_target() is not None,
         "thinking": session.pending is not None,
