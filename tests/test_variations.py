@@ -141,8 +141,8 @@ class VariationMachine(RuleBasedStateMachine):
 
     @initialize(size=st.sampled_from([4, 6]))
     def start(self, size: int) -> None:
-        self.rules = Rules(size=size)
-        self.session = Session(Board(rules=self.rules), {BLACK: None, WHITE: None})
+        self.game_rules = Rules(size=size)
+        self.session = Session(Board(rules=self.game_rules), {BLACK: None, WHITE: None})
         self.tree: dict[Path, list[Move]] = {}
         self.line: list[Move] = []
         self.ply = 0
@@ -151,7 +151,7 @@ class VariationMachine(RuleBasedStateMachine):
     # -- the model --------------------------------------------------------------------------
 
     def board_at(self, moves: Path | list[Move]) -> Board:
-        board = Board(rules=self.rules)
+        board = Board(rules=self.game_rules)
         for move in moves:
             board.push(move)
         return board
@@ -177,7 +177,7 @@ class VariationMachine(RuleBasedStateMachine):
             board = self.board_at(self.line)
             if board.is_game_over() or not board.must_pass():
                 return
-            self.push(Move.null(self.rules.size))
+            self.push(Move.null(self.game_rules.size))
 
     def human_turn(self, ply: int) -> bool:
         board = self.board_at(self.line[:ply])
