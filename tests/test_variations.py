@@ -7,6 +7,8 @@ drives a ``Session`` through random sequences."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -18,6 +20,11 @@ from reversi_widget.play.variations import line_nodes, variation_action
 from reversi_widget.squares import BLACK, WHITE
 
 OPENING = "f5d6c3d3c4"
+
+# The compiled core imports numpy in a background thread, and hypothesis's sampled_from looks
+# numpy up in sys.modules: imported whole here first, it is never seen half imported.
+with contextlib.suppress(ImportError):
+    import numpy  # noqa: F401
 
 
 def names(moves: list[Move]) -> list[str]:
@@ -195,7 +202,8 @@ class VariationMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def play(self, data: st.DataObject) -> None:
         board = self.session.board
-        move = data.draw(st.sampled_from(list(board.legal_moves)), label="move")
+        legal = list(board.legal_moves) or [Move.null(board.size)]  # a pass, in the middle of the line
+        move = data.draw(st.sampled_from(legal), label="move")
         assert self.session.play(move) is None
         self.push(move)
         self.advance()
