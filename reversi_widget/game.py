@@ -279,12 +279,11 @@ class GameNode:
         is the first), and return its node; a move already played from here returns its
         node unchanged. An illegal move raises and changes nothing."""
         self._check()
-        board = self.board()
-        parsed = board.parse_move(move)
+        parsed = Board(rules=self.game.rules).parse_move(move)  # its form: a move of this size
         for node in self._variations:
             if node.move == parsed:
                 return node
-        board.push(parsed)  # IllegalMoveError, nothing added
+        self.board().push(parsed)  # IllegalMoveError, nothing added
         node = GameNode(self.game, self, parsed, next(self.game._numbers))
         self._variations.append(node)
         self._changed()
