@@ -37,7 +37,7 @@ from .play.aids import Aids
 from .play.checks import ANIMATION_STEP, checked_language, sort_state
 from .play.editor import edit_action
 from .play.intents import parse, perform
-from .play.loading import read_board
+from .play.loading import read_board, tree_of
 from .play.puzzling import PuzzleMode, PuzzleScore, puzzle_action
 from .play.session import Session
 from .play.texts import Joined, Refusal, Renders, Text, quote_input
@@ -159,7 +159,7 @@ class ReversiWidget(WidgetTraits):
         start = read_board(board, rules)
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
-        self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log)
+        self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log, tree_of(board))
         self._aids = Aids(self._session)
         self._puzzles = PuzzleMode(self._session, self._workers)
         self._session.paused = bool(kwargs.get("paused", False))  # the first picture says so
@@ -196,7 +196,7 @@ class ReversiWidget(WidgetTraits):
             self.on_game_over(self._record)
         self.on_msg(self._on_intent)
         with self._operation():
-            self._session.start(start, board) if isinstance(board, Game) else self._session.advance()
+            self._session.advance()
         if puzzle is not None:
             self.start_puzzles(puzzle, learner=learner)
 
@@ -263,7 +263,7 @@ class ReversiWidget(WidgetTraits):
         """Load a ``Board`` (its move stack becomes the line), a ``Game``, a GGF record
         (``"(;GM[Othello]..."``), a transcript (``"f5d6c3"``) or a position string. Text is
         read under ``rules`` (default: the current rules). On an error nothing changes."""
-        tree = source if isinstance(source, Game) else None  # a game brings its variations
+        tree = tree_of(source)
         self._act(lambda session: session.start(read_board(source, rules if rules is not None else self.rules), tree))
 
     def promote_variation(self) -> None:

@@ -1,11 +1,11 @@
 """The game a widget shows, as plain Python: no traits, no threads, no front end.
 
 A ``Session`` owns the position, the line of moves shown (so moves can be redone) within
-the tree of every line played (``tree``, a ``Game``: a move played in the middle of the line
-keeps what followed as a variation, play/variations.py), the two players and a pending
-practice move. Each action is one method that either changes
-the game and returns None, or returns a ``Refusal`` and leaves everything as it was; the
-widget's Python methods raise the refusal, its intents show it as a notice.
+the tree of every line played (``tree``, a ``Game``: a move played in the middle of the
+line keeps what followed as a variation, play/variations.py), the two players and a
+pending practice move. Each action is one method that either changes the game and
+returns None, or returns a ``Refusal`` and leaves everything as it was; the widget's
+Python methods raise the refusal, its intents show it as a notice.
 
 A computer's move is asked for by whoever runs the work (``computer_due`` and ``think``),
 computed elsewhere on a copy, and handed back to ``computer_moved``, which plays it only
@@ -89,10 +89,12 @@ class Played:
 class Session:
     """One game with its line, players, practice move and notice."""
 
-    def __init__(self, board: Board, players: dict[Color, Player | None], log: logging.Logger = _log) -> None:
+    def __init__(
+        self, board: Board, players: dict[Color, Player | None], log: logging.Logger = _log, tree: Game | None = None
+    ) -> None:
         self.board = board
         self.line: list[Move] = list(board.move_stack)
-        self.tree = Game.from_board(board)
+        self.tree = tree.copy() if tree is not None else Game.from_board(board)  # every line played
         self.players = players
         self.log = log
         # Settings the widget keeps up to date.
