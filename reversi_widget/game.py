@@ -12,7 +12,6 @@ replacing what followed.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -39,7 +38,7 @@ class Game:
     result: tuple[int, int] | None = None
     metadata: dict[str, str] = field(default_factory=dict)
     _tree: GameNode | None = field(default=None, init=False, repr=False, compare=False)
-    _numbers: Iterator[int] = field(default_factory=itertools.count, init=False, repr=False, compare=False)
+    _next_number: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.board()  # refuse a record whose moves are not legal, at once
@@ -53,8 +52,8 @@ class Game:
         follows it (variations branching off the new main line are kept; what followed the
         end of a shortened main line is dropped)."""
         if self._tree is None:
-            self._tree = GameNode(self, None, None, next(self._numbers))
-        if self._tree.mainline_moves() != self.moves:
+            self._tree = GameNode(self, None, None, self._number())
+        if self._tree.mainline_moves() != list(self.moves):
             self.board()  # the moves are checked before the tree follows them
             self._tree._follow(self.moves)
         return self._tree
@@ -98,10 +97,14 @@ class Game:
             self.result,
             dict(self.metadata),
         )
-        source = self.tree
-        game._tree = source._clone(game, None)
-        game._numbers = itertools.count(max(node.number for node in self.nodes()) + 1)
+        game._tree = self.tree._clone(game, None)
+        game._next_number = self._next_number  # numbers removed here are not given again there
         return game
+
+    def _number(self) -> int:
+        """A node number never given before in this game."""
+        self._next_number += 1
+        return self._next_number - 1
 
     # -- building ---------------------------------------------------------------------
 
@@ -284,7 +287,7 @@ class GameNode:
             if node.move == parsed:
                 return node
         self.board().push(parsed)  # IllegalMoveError, nothing added
-        node = GameNode(self.game, self, parsed, next(self.game._numbers))
+        node = GameNode(self.game, self, parsed, self.game._number())
         self._variations.append(node)
         self._changed()
         return node
@@ -359,7 +362,7 @@ class GameNode:
         for move in moves:
             child = next((c for c in node._variations if c.move == move), None)
             if child is None:
-                child = GameNode(self.game, node, move, next(self.game._numbers))
+                child = GameNode(self.game, node, move, self.game._number())
                 node._variations.insert(0, child)
             else:
                 node._variations.remove(child)

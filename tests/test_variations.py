@@ -124,6 +124,9 @@ def test_a_copy_has_its_own_tree() -> None:
     copy.node_at(["f5", "d6"]).remove_variation("c5")
     assert game.node_at(["f5", "d6"]).has_variation("c5") and not copy.node_at(["f5", "d6"]).has_variation("c5")
     assert [n.number for n in copy.nodes()] == [n.number for n in game.nodes() if names(n.line())[2:3] != ["c5"]]
+    gone = game.node_at(["f5", "d6", "c5"]).number
+    game.node_at(["f5", "d6"]).remove_variation("c5")
+    assert game.copy().node_at(["f5", "d6"]).add_variation("c5").number > gone  # never given again
 
 
 def test_ggf_writes_the_main_line_and_reads_back() -> None:
