@@ -733,8 +733,18 @@ function moveList(ctx, jump) {
   L(replay, "replay", "aria-label");
   // The named opening the moves up to the position shown follow, above the list (`opening`).
   const opening = h("div", { class: "rw-opening", "data-role": "opening", hidden: true });
+  // The line shown when it is a variation: a tag saying so, and its two actions.
+  const tag = L(h("span", { class: "rw-variation-tag", "data-role": "variation-tag" }), "variation_shown");
+  const promote = L(h("button", { type: "button", class: "rw-variation-action", "data-role": "variation-promote", ...OWN_KEYS }), "variation_promote");
+  const remove = L(h("button", { type: "button", class: "rw-variation-action", "data-role": "variation-delete", ...OWN_KEYS }), "variation_delete");
+  const shown = h("span", { class: "rw-variation-shown", hidden: true }, tag, promote, remove);
   const el = h("div", { class: "rw-moves" },
-    h("div", { class: "rw-moves-head" }, L(h("span", { class: "rw-heading" }), "moves"), count), opening, list, replay);
+    h("div", { class: "rw-moves-head" }, L(h("span", { class: "rw-heading" }), "moves"), shown, count), opening, list, replay);
+  // Variation intents name the node where the line shown ends (js/PROTOCOL.md, "Variations").
+  const lineEnd = () => { const nodes = get("variations", {}).nodes || []; return nodes[nodes.length - 1]; };
+  for (const [button, kind] of [[promote, "variation_promote"], [remove, "variation_delete"]]) {
+    button.addEventListener("click", () => { const node = lineEnd(); if (typeof node === "number") ctx.send({ kind, node }); });
+  }
   function showOpening() {
     const o = get("opening", {}) || {};
     const named = typeof o.text === "string" && o.text !== "";
@@ -744,6 +754,8 @@ function moveList(ctx, jump) {
   }
 
   list.addEventListener("click", (ev) => {
+    const v = ev.target.closest && ev.target.closest("[data-node]");
+    if (v) { ctx.send({ kind: "variation_jump", node: Number(v.getAttribute("data-node")) }); return; }
     const b = ev.target.closest && ev.target.closest("[data-ply]");
     if (b) jump.request(Number(b.getAttribute("data-ply")));
   });
@@ -763,20 +775,41 @@ function moveList(ctx, jump) {
 
   let entries = [];
   let current = null;
+  // The other moves played instead of the line's move at `ply`, each with its own main
+  // continuation, inline after it: "(2... c5 3. c4)"; a click on one jumps into it.
+  function branch(b) {
+    const span = h("span", { class: "rw-variation", "data-branch": String(b.ply), "data-main": b.main ? "" : null,
+      title: b.main ? S("variation_main") : S("variation_shown") }, "(");
+    (b.moves || []).forEach((mv, k) => {
+      const ply = b.ply + k;
+      if (ply % 2 === 1 || k === 0) span.append(h("span", { class: "rw-num" }, `${Math.ceil(ply / 2)}${ply % 2 ? "." : "..."}`));
+      span.append(h("button", { type: "button", class: "rw-variation-move", "data-node": String(b.nodes[k]), ...OWN_KEYS }, mv === "pass" ? S("pass_move") : String(mv)));
+    });
+    span.append(")");
+    return span;
+  }
   function build() {
     const moves = get("moves", []);
+    const variations = get("variations", {});
+    const branches = new Map();
+    for (const b of variations.branches || []) if (b && typeof b.ply === "number") branches.set(b.ply, [...(branches.get(b.ply) || []), b]);
     list.replaceChildren();
     let pair = null; // "12. d3 c5" wraps as one unit
     entries = moves.map((mv, i) => {
       const ply = i + 1;
-      if (i % 2 === 0) {
-        pair = h("span", { class: "rw-pair" }, h("span", { class: "rw-num" }, `${ply / 2 + 0.5}.`));
+      if (i % 2 === 0 || !pair) {
+        pair = h("span", { class: "rw-pair" }, h("span", { class: "rw-num" }, i % 2 === 0 ? `${ply / 2 + 0.5}.` : `${ply / 2}...`));
         list.append(pair);
       }
       const b = h("button", { type: "button", class: "rw-move", "data-ply": String(ply), ...OWN_KEYS }, mv === "pass" ? S("pass_move") : String(mv));
       pair.append(b);
+      if (branches.has(ply)) { // the line goes on after its variations, numbered anew
+        for (const v of branches.get(ply)) list.append(branch(v));
+        pair = null;
+      }
       return b;
     });
+    shown.hidden = variations.main !== false;
     if (!moves.length) list.append(h("span", { class: "rw-empty" }, S("no_moves")));
     replay.max = String(moves.length);
     markReview();
@@ -855,7 +888,7 @@ function moveList(ctx, jump) {
   // A move changes `moves` and `ply` in one update: the list is drawn once, after both.
   let rebuild = false;
   const redraw = batched(() => { if (rebuild) build(); else showPly(); rebuild = false; });
-  life.on("moves", () => { rebuild = true; redraw(); });
+  life.on("moves variations", () => { rebuild = true; redraw(); });
   life.on("review_moves", markReview);
   life.on("ply", redraw);
   life.on("opening", showOpening);

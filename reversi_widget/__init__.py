@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from .analysis import Analysis, MoveAnalysis, MoveReview, analyse, review
 from .board import Board, LegalMoveList, Move, Outcome, Termination
 from .engine import Engine
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError, VariationError
 from .explain import Explanation, explain
-from .game import Game
+from .game import Game, GameNode
 from .ggf import load_ggf, read_ggf, read_ggf_games, write_ggf, write_ggf_games
 from .i18n import LANGUAGES, strings_for, translate
 from .moved import install as _install_moved_modules
@@ -32,6 +32,7 @@ __all__ = [
     "Engine",
     "Explanation",
     "Game",
+    "GameNode",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
@@ -46,6 +47,7 @@ __all__ = [
     "Solution",
     "Square",
     "Termination",
+    "VariationError",
     "WthorRecord",
     "analyse",
     "explain",

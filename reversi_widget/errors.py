@@ -18,6 +18,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "ReversiError",
+    "VariationError",
     "cut",
     "naming_file",
     "quote",
@@ -38,6 +39,11 @@ class IllegalMoveError(ReversiError):
 
 class InvalidPositionError(ReversiError):
     """A malformed or impossible position, position string, record or file."""
+
+
+class VariationError(ReversiError, LookupError):
+    """A variation operation on a node a game's tree of moves does not have (never had, or
+    no longer has: removed), or that the operation does not apply to (the main line)."""
 
 
 class GameLogError(ReversiError):

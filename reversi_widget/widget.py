@@ -47,12 +47,13 @@ from .play.checks import ANIMATION_STEP, checked_language, sort_state
 from .play.coach import Coach, CoachMethods
 from .play.editor import edit_action
 from .play.intents import parse, perform
-from .play.loading import read_board
+from .play.loading import read_board, tree_of
 from .play.puzzling import PuzzleMode, PuzzleScore, puzzle_action
 from .play.quizzing import QuizControl
 from .play.session import Session
 from .play.texts import Joined, Refusal, Renders, Text, quote_input
 from .play.traits import FRONT_END_CONFIG, WidgetTraits
+from .play.variations import record, variation_action
 from .play.view import checked_learner, picture, recorded_names
 from .play.workers import Callbacks, Workers
 from .players import make_player
@@ -161,7 +162,7 @@ class ReversiWidget(WidgetTraits, CoachMethods):
         start = read_board(board, rules)
         if rules is not None and isinstance(board, (Board, Game)) and start.rules != rules:
             raise InvalidPositionError(f"the board is played under {start.rules!r} but rules= says {rules!r}")
-        self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log)
+        self._session = Session(start, {BLACK: make_player(black), WHITE: make_player(white)}, self.log, tree_of(board))
         self._aids, self._coach = Aids(self._session), Coach(self._session)
         self._puzzles = PuzzleMode(self._session, self._workers)
         self.quiz = QuizControl(self._session, self._act, self._operation)  # square-marking mode
@@ -223,11 +224,11 @@ class ReversiWidget(WidgetTraits, CoachMethods):
             return list(self._session.line)
 
     def game(self) -> Game:
-        """The line as a ``Game`` (players named by their labels, a human by ``learner`` if given)."""
+        """The current line as a ``Game`` record (players named by their labels, a human by
+        ``learner`` if given), other lines as variations."""
         with self._lock:
-            board = self._session.whole_line()
             black, white = recorded_names(self._session, self.players, self._learner)
-        return Game.from_board(board, black_player=black, white_player=white)
+            return record(self._session, black_player=black, white_player=white)
 
     # -- playing from Python: each is one session action, its refusal raised ---------------------
 
@@ -268,7 +269,16 @@ class ReversiWidget(WidgetTraits, CoachMethods):
         """Load a ``Board`` (its move stack becomes the line), a ``Game``, a GGF record
         (``"(;GM[Othello]..."``), a transcript (``"f5d6c3"``) or a position string. Text is
         read under ``rules`` (default: the current rules). On an error nothing changes."""
-        self._act(lambda session: session.start(read_board(source, rules if rules is not None else self.rules)))
+        tree = tree_of(source)
+        self._act(lambda session: session.start(read_board(source, rules if rules is not None else self.rules), tree))
+
+    def promote_variation(self) -> None:
+        """Make the line shown the main line, the former one a variation (``VariationError`` if it is main)."""
+        self._act(lambda session: variation_action(session, "variation_promote"))
+
+    def delete_variation(self) -> None:
+        """Delete the variation shown from where it branches off (``VariationError`` on the main line)."""
+        self._act(lambda session: variation_action(session, "variation_delete"))
 
     # -- practice (R17) from Python: what the learner's clicks do ------------------------------
 
@@ -577,14 +587,7 @@ class ReversiWidget(WidgetTraits, CoachMethods):
                 self._aids.depth, self._aids.time_limit = self.analysis_depth, self.analysis_time_limit
                 self._aids.settings_changed()
 
-    @traitlets.validate("fill")
-    def _valid_fill(self, proposal: Any) -> dict[str, str]:
-        return checks.fill(proposal["value"], self._session.board.size)
-
-    @traitlets.validate("marks")
-    def _valid_marks(self, proposal: Any) -> dict[str, str]:
-        return checks.marks(proposal["value"], self._session.board.size)
-
-    @traitlets.validate("arrows")
-    def _valid_arrows(self, proposal: Any) -> list[list[str]]:
-        return checks.arrows(proposal["value"], self._session.board.size)
+    @traitlets.validate("fill", "marks", "arrows")
+    def _valid_annotation(self, proposal: Any) -> object:
+        check = {"fill": checks.fill, "marks": checks.marks, "arrows": checks.arrows}[proposal["trait"].name]
+        return check(proposal["value"], self._session.board.size)

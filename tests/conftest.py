@@ -38,7 +38,13 @@ SLOW_FIRST = (
     "test_wthor.py",
 )
 #: The modules whose tests use the JupyterLab server.
-LAB_MODULES = ("test_widget_e2e.py", "test_widget_lab.py", "test_puzzles_lab.py", "test_coach_lab.py")
+LAB_MODULES = (
+    "test_widget_e2e.py",
+    "test_widget_lab.py",
+    "test_puzzles_lab.py",
+    "test_coach_lab.py",
+    "test_variations_lab.py",
+)
 
 
 def unit_of(item: pytest.Item) -> str:

@@ -21,6 +21,7 @@ from .puzzling import PUZZLE_INTENTS, hides_answer, puzzle_action
 from .quizzing import QUIZ_INTENTS, quiz_action
 from .session import Session
 from .texts import Refusal, Text, quote_input
+from .variations import VARIATION_INTENTS, variation_action
 
 __all__ = ["ACTIONS", "INTENTS", "MAX_INTENT_SIZE", "TIMELESS_INTENTS", "Intent", "parse", "perform"]
 
@@ -57,6 +58,7 @@ INTENTS: dict[str, dict[str, type]] = {
     "quiz_reveal": {"ply": int},
     "coach_retry": {"ply": int},
     "coach_go_on": {"ply": int},
+    **{kind: {"node": int, "ply": int} for kind in VARIATION_INTENTS},
 }
 #: Intents that do not depend on the position, so they are never refused as stale (a
 #: Pause click during a fast computer game is always out of date by a move or two).
@@ -69,12 +71,14 @@ MAX_INTENT_SIZE = 256
 
 @dataclass(frozen=True)
 class Intent:
-    """A checked intent: its kind, the move on its square (or the pass), and ``to`` for a jump."""
+    """A checked intent: its kind, the move on its square (or the pass), ``to`` for a jump,
+    ``node`` for a variation's node."""
 
     kind: str
     move: Move
     to: int = 0
     color: str = ""
+    node: int = 0
 
 
 Action = Callable[[Session, Aids, Intent], "Refusal | None"]
@@ -99,6 +103,10 @@ ACTIONS: dict[str, Action] = {
     **{kind: lambda session, aids, intent: coach_action(session, intent.kind) for kind in COACH_INTENTS},
     **{
         kind: lambda session, aids, intent: quiz_action(session, intent.kind, str(intent.move)) for kind in QUIZ_INTENTS
+    },
+    **{
+        kind: lambda session, aids, intent: variation_action(session, intent.kind, intent.node)
+        for kind in VARIATION_INTENTS
     },
     **{
         kind: lambda session, aids, intent: edit_action(session, intent.kind, intent.move, intent.color)
@@ -160,7 +168,7 @@ def parse(content: object, buffers: object, session: Session) -> Intent | Refusa
             return Refusal(Text("notice_refused_stale_puzzle", got=quote_input(content["puzzle"] + 1), shown=shown + 1))
     elif content["ply"] != board.ply and kind not in TIMELESS_INTENTS:
         return Refusal(Text("notice_refused_stale", got=quote_input(content["ply"]), ply=board.ply))
-    return Intent(kind, move, content.get("to", 0), content.get("color", ""))
+    return Intent(kind, move, content.get("to", 0), content.get("color", ""), content.get("node", 0))
 
 
 def _square(square: str, size: int) -> Move | Refusal:

@@ -1,4 +1,5 @@
-"""Reading a game to show: a ``Board`` from anything the widget's ``load`` accepts."""
+"""Reading a game to show: a ``Board`` from anything the widget's ``load`` accepts, and the
+variations a ``Game`` brings with it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from ..notation import parse_position
 from ..rules import Rules
 from .texts import quote_input
 
-__all__ = ["read_board"]
+__all__ = ["read_board", "tree_of"]
 
 
 def read_board(source: object, rules: Rules | None) -> Board:
@@ -41,3 +42,9 @@ def read_board(source: object, rules: Rules | None) -> Board:
         if rules is not None and position.size == rules.size:
             return Board(source, rules=rules)
         return Board.from_string(source)
+
+
+def tree_of(source: object) -> Game | None:
+    """The tree of variations a loaded ``Game`` brings (its main line is what ``read_board``
+    reads); None for anything else, which has a single line."""
+    return source if isinstance(source, Game) else None

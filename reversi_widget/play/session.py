@@ -1,9 +1,11 @@
 """The game a widget shows, as plain Python: no traits, no threads, no front end.
 
-A ``Session`` owns the position, the whole line of moves (so moves can be redone), the
-two players and a pending practice move. Each action is one method that either changes
-the game and returns None, or returns a ``Refusal`` and leaves everything as it was; the
-widget's Python methods raise the refusal, its intents show it as a notice.
+A ``Session`` owns the position, the line of moves shown (so moves can be redone) within
+the tree of every line played (``tree``, a ``Game``: a move played in the middle of the
+line keeps what followed as a variation, play/variations.py), the two players and a
+pending practice move. Each action is one method that either changes the game and
+returns None, or returns a ``Refusal`` and leaves everything as it was; the widget's
+Python methods raise the refusal, its intents show it as a notice.
 
 A computer's move is asked for by whoever runs the work (``computer_due`` and ``think``),
 computed elsewhere on a copy, and handed back to ``computer_moved``, which plays it only
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 from ..board import Board, Move, Outcome
 from ..errors import IllegalMoveError, InvalidMoveError, ReversiError
 from ..explain import explain
+from ..game import Game
 from ..players import Player, player_name
 from ..practice import FlipRefusal, PracticeError, PracticeMove
 from ..squares import BLACK, WHITE, Color, square_name
@@ -27,12 +30,12 @@ from .texts import (
     COLOR_KEY,
     Explained,
     Joined,
-    Listed,
     Plain,
     Refusal,
     Renders,
     Text,
     color_text,
+    pass_notice,
     player_title,
     quote_input,
     result_text,
@@ -45,7 +48,7 @@ if TYPE_CHECKING:
     from .puzzling import PuzzleRun
     from .quizzing import QuizRun
 
-__all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session", "pass_notice"]
+__all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session", "walk_through"]
 
 #: "Show me" walks a move in steps of the animation: the disc lands, each flanked line is
 #: lit for DEMO_LINE_STEPS, then the discs flip one by one (js/PROTOCOL.md, "Show me").
@@ -85,36 +88,15 @@ class Played:
     outcome: Outcome | None
 
 
-def pass_notice(board: Board, color: Color) -> Renders:
-    """``color`` passed: once ("Black has no legal move and passes; White moves again", then
-    once White has moved "Black had no legal move and passed; White played e3"), or how
-    many times in a row since its last move, and what the other side played meanwhile
-    ("... passed 6 times in a row; White played e3, f2, ...")."""
-    stack = board.move_stack
-    root_turn = board.turn if len(stack) % 2 == 0 else not board.turn
-    passes, theirs = 0, []
-    for ply in range(len(stack) - 1, -1, -1):
-        move, mover = stack[ply], root_turn if ply % 2 == 0 else not root_turn
-        if mover == color:
-            if move:
-                break  # its last move
-            passes += 1
-        elif move:
-            theirs.append(str(move))
-    other, played = color_text(not color), Listed(tuple(theirs[::-1]))
-    if passes > 1:
-        return Text("notice_passes", color=color_text(color), other=other, count=passes, moves=played)
-    if stack and not stack[-1]:  # just passed: the other side moves next
-        return Text("notice_pass", color=color_text(color), other=other)
-    return Text("notice_passed", color=color_text(color), other=other, moves=played)
-
-
 class Session:
     """One game with its line, players, practice move and notice."""
 
-    def __init__(self, board: Board, players: dict[Color, Player | None], log: logging.Logger = _log) -> None:
+    def __init__(
+        self, board: Board, players: dict[Color, Player | None], log: logging.Logger = _log, tree: Game | None = None
+    ) -> None:
         self.board = board
         self.line: list[Move] = list(board.move_stack)
+        self.tree = tree.copy() if tree is not None else Game.from_board(board)  # every line played
         self.players = players
         self.log = log
         # Settings the widget keeps up to date.
@@ -299,11 +281,13 @@ class Session:
         self.start(Board(rules=self.board.rules))
         return None
 
-    def start(self, board: Board) -> None:
-        """Replace the game (a new game or a load): the board's stack becomes the line."""
+    def start(self, board: Board, tree: Game | None = None) -> None:
+        """Replace the game (a new game or a load): the board's stack becomes the line, the
+        main line of ``tree`` when a loaded game brings its variations."""
         self.board = board
         self.editor = None  # a new game or a load ends the editing
         self.line = list(board.move_stack)
+        self.tree = tree.copy() if tree is not None else Game.from_board(board)
         self.line_id += 1
         self._invalidate()
         self.demo = {}
@@ -311,11 +295,28 @@ class Session:
         self.advance()
 
     def cut_line(self) -> None:
-        """Drop the moves after the position shown (a puzzle's play-out goes on from here)."""
+        """Drop the moves after the position shown, variations too (a puzzle's play-out goes on from here)."""
         if self.board.ply < len(self.line):
+            node = self.tree.node_at(self.line[: self.board.ply])
+            for child in node.variations:
+                node.remove_variation(child)
             del self.line[self.board.ply :]
             self.line_id += 1
             self._invalidate()
+
+    def show_line(self, line: list[Move], ply: int) -> None:
+        """Show the position after ``ply`` moves of ``line``, a line of ``tree`` that becomes
+        the line shown (a jump into a variation, or off a deleted one)."""
+        board, common = self.board, 0
+        while common < min(board.ply, ply) and board.move_stack[common] == line[common]:
+            common += 1
+        while board.ply > common:
+            board.pop()
+        if line != self.line:
+            self.line = list(line)
+            self.line_id += 1
+        self._goto(ply)
+        self.advance()
 
     def stop_for_editing(self) -> None:
         """The position is about to be edited: a computer's move or a practice disc is dropped."""
@@ -472,9 +473,9 @@ class Session:
             size = practice.move.size
             problems: list[Renders] = []
             if practice.wrong:
-                problems.append(squares_text("practice_should_not_flip", self._names(practice.wrong, size)))
+                problems.append(squares_text("practice_should_not_flip", _names(practice.wrong, size)))
             if practice.missed:
-                problems.append(squares_text("practice_should_flip", self._names(practice.missed, size)))
+                problems.append(squares_text("practice_should_flip", _names(practice.missed, size)))
             text = Text("notice_practice_not_yet", square=str(practice.move), problems=Joined(tuple(problems)))
             self.notify("explain", text)
             return None
@@ -496,7 +497,7 @@ class Session:
         if first:
             self.mistakes += practice.mistakes or 0
         expl = Explained(explain(self.board, practice.move))
-        flips = ", ".join(self._names(sorted(practice.correct), practice.move.size))
+        flips = ", ".join(_names(sorted(practice.correct), practice.move.size))
         self._complete_practice(practice)
         self.notify("info", Text("notice_practice_revealed", explanation=expl, flips=flips), lasting=True)
         self.advance()
@@ -519,48 +520,32 @@ class Session:
         self.practised += 1
         self._push(practice.move)
 
-    @staticmethod
-    def _names(squares: list[int], size: int) -> list[str]:
-        return [square_name(sq, size) for sq in squares]
-
     # -- changing the position ----------------------------------------------------------------
 
     def _push(self, move: Move) -> None:
-        """Play a legal move here, replacing the rest of the line; raise and change nothing
-        if it is not legal."""
+        """Play a legal move here: the next move of the line goes on along it, another one
+        goes into its variation (made new, after what was played there before); raise and
+        change nothing if it is not legal."""
         before = self.board.copy() if self.show_me and move else None
         flipped = len(self.board.flips(move)) if move and not self.board.in_placement() else 0
         self.board.push(move)
         if move:  # the views flip the discs one after the other, a step each (js/widget.js)
             self.drawn_until = time.monotonic() + self.step * (1 + flipped)
         self.clear_notice()  # it spoke of the position before this move
-        self.line[self.board.ply - 1 :] = [move]
-        self.line_id += 1
+        ply = self.board.ply - 1
+        if self.line[ply : ply + 1] != [move]:  # the next move of the line just goes on along it
+            node = self.tree.node_at(self.line[:ply]).add_variation(move)  # what followed is kept
+            self.line = [*self.line[:ply], move, *node.mainline_moves()]
+            self.line_id += 1
         self._invalidate()
         if before is not None:
-            self.demo = self._demo_of(before, move)
+            walk, steps = walk_through(before, move)
+            self.demo_id += 1
+            self.demo_until = time.monotonic() + self.step * steps
+            self.demo = {"id": self.demo_id, **walk}
         elif not self.show_me:
             self.demo = {}  # with show_me, a pass keeps the walk-through of the move before it
         self.played.append(Played(move, self.board.outcome()))
-
-    def _demo_of(self, board: Board, move: Move) -> dict[str, object]:
-        """The walk-through of a move from the position before it: each flanked line from the
-        move to its closing disc, in the order ``explain`` walks the directions."""
-        expl = explain(board, move)
-        lines = [
-            [square_name(sq, board.size) for sq in (*line.run, line.end)]
-            for line in expl.directions
-            if line.flanks and line.end is not None
-        ]
-        self.demo_id += 1
-        self.demo_until = time.monotonic() + self.step * (1 + DEMO_LINE_STEPS * len(lines) + len(expl.flips))
-        return {
-            "id": self.demo_id,
-            "ply": board.ply + 1,
-            "move": str(move),
-            "color": COLOR_KEY[board.turn],
-            "lines": lines,
-        }
 
     def _goto(self, ply: int) -> None:
         """Move along the line to ``ply``."""
@@ -592,3 +577,21 @@ class Session:
                 stop()
             except Exception:
                 self.log.exception("stop() of the computer player %s failed", player_name(player))
+
+
+def walk_through(board: Board, move: Move) -> tuple[dict[str, object], int]:
+    """The walk-through of a move from the position before it, and how many steps of the
+    animation it takes: each flanked line from the move to its closing disc, in the order
+    ``explain`` walks the directions (js/PROTOCOL.md, "Show me")."""
+    expl = explain(board, move)
+    lines = [
+        [square_name(sq, board.size) for sq in (*line.run, line.end)]
+        for line in expl.directions
+        if line.flanks and line.end is not None
+    ]
+    walk = {"ply": board.ply + 1, "move": str(move), "color": COLOR_KEY[board.turn], "lines": lines}
+    return walk, 1 + DEMO_LINE_STEPS * len(lines) + len(expl.flips)
+
+
+def _names(squares: list[int], size: int) -> list[str]:
+    return [square_name(sq, size) for sq in squares]

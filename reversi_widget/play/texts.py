@@ -39,6 +39,7 @@ __all__ = [
     "discs_text",
     "margin_text",
     "number",
+    "pass_notice",
     "player_title",
     "quote_input",
     "result_text",
@@ -243,3 +244,27 @@ def discs_text(amount: float, exact: bool) -> Text:
 def squares_text(key: str, names: Sequence[str]) -> Text:
     """A text about some squares, with the language's plural for their number."""
     return Text(key, squares=Listed(tuple(names)), count=len(names))
+
+
+def pass_notice(board: Board, color: Color) -> Renders:
+    """``color`` passed: once ("Black has no legal move and passes; White moves again", then
+    once White has moved "Black had no legal move and passed; White played e3"), or how
+    many times in a row since its last move, and what the other side played meanwhile
+    ("... passed 6 times in a row; White played e3, f2, ...")."""
+    stack = board.move_stack
+    root_turn = board.turn if len(stack) % 2 == 0 else not board.turn
+    passes, theirs = 0, []
+    for ply in range(len(stack) - 1, -1, -1):
+        move, mover = stack[ply], root_turn if ply % 2 == 0 else not root_turn
+        if mover == color:
+            if move:
+                break  # its last move
+            passes += 1
+        elif move:
+            theirs.append(str(move))
+    other, played = color_text(not color), Listed(tuple(theirs[::-1]))
+    if passes > 1:
+        return Text("notice_passes", color=color_text(color), other=other, count=passes, moves=played)
+    if stack and not stack[-1]:  # just passed: the other side moves next
+        return Text("notice_pass", color=color_text(color), other=other)
+    return Text("notice_passed", color=color_text(color), other=other, moves=played)

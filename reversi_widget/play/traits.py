@@ -84,6 +84,7 @@ class WidgetTraits(anywidget.AnyWidget):
     result = traitlets.Unicode("").tag(sync=True, echo_update=False)
     moves: traitlets.List[str] = traitlets.List().tag(sync=True, echo_update=False)
     opening = traitlets.Dict().tag(sync=True, echo_update=False)
+    variations = traitlets.Dict().tag(sync=True, echo_update=False)
     can_undo = traitlets.Bool(False).tag(sync=True, echo_update=False)
     can_redo = traitlets.Bool(False).tag(sync=True, echo_update=False)
     thinking = traitlets.Bool(False).tag(sync=True, echo_update=False)
@@ -158,7 +159,7 @@ class WidgetTraits(anywidget.AnyWidget):
     # fmt: off
     READ_ONLY = (
         "board_size", "discs", "turn", "ply", "legal", "last_move", "last_flips", "counts", "supply", "status",
-        "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "opening", "can_undo", "can_redo",
+        "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "opening", "variations", "can_undo", "can_redo",
         "thinking", "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "lines", "review_here",
         "review_moves", "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state",

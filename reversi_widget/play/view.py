@@ -24,6 +24,7 @@ from .quizzing import quiz_picture, without_answers
 from .session import Session
 from .strings import front_end_strings
 from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
+from .variations import variations_picture
 
 __all__ = ["actions", "checked_learner", "opening_picture", "picture", "recorded_names", "rule_notes"]
 
@@ -75,6 +76,7 @@ def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
         "result": "" if outcome is None else result_text(outcome, board).render(language),
         "moves": [str(move) for move in session.line],
         "opening": opening_picture(board, language),
+        "variations": variations_picture(session),
         "can_undo": practice is not None or session.undo_target() is not None,
         "can_redo": session.redo_target() is not None,
         "thinking": session.pending is not None,

@@ -252,6 +252,7 @@ class WidgetMessages(RuleBasedStateMachine):
         self.computer = {BLACK: black_computer, WHITE: white_computer}
         self.paused = paused
         self.line: list[Move] = []
+        self.tree: dict[tuple[Move, ...], list[Move]] = {}  # every line played: a position's moves, main first
         self.ref = Board(rules=self.game_rules)
         self.pending: Call | None = None  # the computer's call the widget waits for
         self.stale: list[Call] = []  # calls the widget no longer waits for, to be answered
@@ -352,8 +353,19 @@ class WidgetMessages(RuleBasedStateMachine):
         self.think_expected = False
 
     def _push(self, move: Move) -> None:
+        """The next move of the line goes on along it; another one goes into its variation,
+        and the line follows that variation's main continuation."""
         self.ref.push(move)
-        self.line[self.ref.ply - 1 :] = [move]
+        ply = self.ref.ply - 1
+        if self.line[ply : ply + 1] != [move]:
+            path = tuple(self.line[:ply])
+            played = self.tree.setdefault(path, [])
+            if move not in played:
+                played.append(move)
+            line = [*path, move]
+            while self.tree.get(tuple(line)):
+                line.append(self.tree[tuple(line)][0])
+            self.line = line
         self._invalidate()
 
     def _goto(self, ply: int) -> None:
@@ -366,6 +378,7 @@ class WidgetMessages(RuleBasedStateMachine):
     def _start(self, board: Board) -> None:
         self.ref = board
         self.line = list(board.move_stack)
+        self.tree = {tuple(self.line[:ply]): [move] for ply, move in enumerate(self.line)}
         self._invalidate()
         self._advance()
 
