@@ -300,4 +300,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -159,7 +159,8 @@ class WidgetTraits(anywidget.AnyWidget):
     # fmt: off
     READ_ONLY = (
         "board_size", "discs", "turn", "ply", "legal", "last_move", "last_flips", "counts", "supply", "status",
-        "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "opening", "variations", "can_undo", "can_redo",
+        "notice", "notice_kind", "notice_id", "game_over", "result", "moves", "opening", "variations",
+        "can_undo", "can_redo",
         "thinking", "players", "strings", "count_labels", "demo", "practice_move", "practice_flips", "practice_wrong",
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "lines", "review_here",
         "review_moves", "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state",
