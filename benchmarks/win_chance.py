@@ -38,7 +38,12 @@ def brier(pairs: Sequence[tuple[float, float]]) -> float:
 
 def table(samples: Sequence[Scored], title: str, base_rate: float) -> list[str]:
     pairs = [(chance, s.black_result) for s in samples if (chance := s.black_chance()) is not None]
-    lines = [f"**{title}** ({len(pairs)} positions)", "", "| predicted | positions | mean predicted | observed |", "| --- | ---: | ---: | ---: |"]
+    lines = [
+        f"**{title}** ({len(pairs)} positions)",
+        "",
+        "| predicted | positions | mean predicted | observed |",
+        "| --- | ---: | ---: | ---: |",
+    ]
     for tenth in range(10):
         low, high = tenth / 10, (tenth + 1) / 10
         inside = [(p, y) for p, y in pairs if low <= p < high or (tenth == 9 and p == 1.0)]
@@ -62,11 +67,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--positions", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=2)
-    parser.add_argument("--scores", type=Path, default=None, help="keep the analysed positions here (JSON), and reuse them")
+    parser.add_argument(
+        "--scores", type=Path, default=None, help="keep the analysed positions here (JSON), and reuse them"
+    )
     args = parser.parse_args(argv)
     native.wait("midgame")
     native.wait("endgame")
-    train_results = [outcome(r.black_score) for path in wthor_files(args.data, FIRST_YEAR, LAST_YEAR) for r in read_wthor(path)]
+    train_results = [
+        outcome(r.black_score) for path in wthor_files(args.data, FIRST_YEAR, LAST_YEAR) for r in read_wthor(path)
+    ]
     base_rate = statistics.fmean(train_results)
     if args.scores is not None and args.scores.exists():
         samples = [Scored(**each) for each in json.loads(args.scores.read_text(encoding="utf-8"))]
@@ -78,10 +87,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.scores.write_text(json.dumps([dataclasses.asdict(s) for s in samples]), encoding="utf-8")
     estimated = [s for s in samples if not s.proven]
     late = [s for s in estimated if s.empties <= 20]
-    print(f"WTHOR {TEST_YEARS[0]}-{TEST_YEARS[1]}, {len(samples)} positions at {DEFAULT_EMPTIES[0]}-{DEFAULT_EMPTIES[1]} empties, depth {default_depth(8)}\n")
+    low, high = DEFAULT_EMPTIES
+    years = f"{TEST_YEARS[0]}-{TEST_YEARS[1]}"
+    print(f"WTHOR {years}, {len(samples)} positions at {low}-{high} empties, depth {default_depth(8)}\n")
     out = table(samples, "every position (exact chances included)", base_rate)
     out += table(estimated, "estimated chances only (the result not proven)", base_rate)
-    out += table([s for s in estimated if s.empties > 20], "estimated, more than 20 empties (the widget's default: solved below)", base_rate)
+    out += table(
+        [s for s in estimated if s.empties > 20],
+        "estimated, more than 20 empties (the widget's default: solved below)",
+        base_rate,
+    )
     if late:
         out += table(late, "estimated, 9-20 empties", base_rate)
     print("\n".join(out))

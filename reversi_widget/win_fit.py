@@ -65,7 +65,9 @@ class Scored:
 
     def black_chance(self) -> float | None:
         """``Analysis.win_chance`` of the position, with the curves in use."""
-        return black_win_chance(BLACK if self.black_to_move else WHITE, self.score, self.empties, 8, "classic", [self.result])
+        return black_win_chance(
+            BLACK if self.black_to_move else WHITE, self.score, self.empties, 8, "classic", [self.result]
+        )
 
 
 def outcome(black_score: int) -> float:
@@ -104,7 +106,9 @@ def score_positions(positions: Sequence[tuple[Board, float]], depth: int, show: 
         analysis = analyse(board, depth=depth)
         best = analysis.best
         proven = best.result == "win" or all(m.proven for m in analysis.moves)
-        scored.append(Scored(analysis.empties, board.turn == BLACK, best.score, best.result if proven else None, result))
+        scored.append(
+            Scored(analysis.empties, board.turn == BLACK, best.score, best.result if proven else None, result)
+        )
     return scored
 
 

@@ -172,13 +172,17 @@ def _model(key: str, value: Any) -> WinModel:
             raise ValueError(f"band {index + 1}: low and high must be whole numbers of empty squares")
         assert isinstance(low, int) and isinstance(high, int)
         if low != expected_low or high < low:
-            raise ValueError(f"band {index + 1} covers {low}-{high} empties; the bands must follow on from {expected_low}")
+            raise ValueError(
+                f"band {index + 1} covers {low}-{high} empties; the bands must follow on from {expected_low}"
+            )
         numbers = [band.get("slope"), band.get("intercept")]
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in numbers):
             raise ValueError(f"band {index + 1} ({low}-{high} empties): slope and intercept must be finite numbers")
         slope, intercept = (float(v) for v in numbers)  # type: ignore[arg-type]
         if slope <= 0:
-            raise ValueError(f"band {index + 1} ({low}-{high} empties) has slope {slope} <= 0: a chance must grow with the score")
+            raise ValueError(
+                f"band {index + 1} ({low}-{high} empties) has slope {slope} <= 0: a chance must grow with the score"
+            )
         out.append(Band(low, high, slope, intercept))
         expected_low = high + 1
     if expected_low != size + 1:

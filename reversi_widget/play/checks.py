@@ -55,6 +55,7 @@ SETTINGS = (
     "show_scores",
     "show_explorer",
     "concept",
+    "live_evaluation",
     "animation",
     "theme",
     "size",

@@ -108,6 +108,11 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "concept_kind_corner",
     "concept_kind_x_square",
     "concept_kind_c_square",
+    "live_evaluation",
+    "live_evaluation_off",
+    "live_evaluation_score",
+    "live_evaluation_chance",
+    "live_bar",
 )
 
 
