@@ -190,3 +190,20 @@ def test_the_puzzle_answer_is_not_given_away() -> None:
     assert w.wait(10)
     # no bar, and no analysis of the puzzle's position (one of the start may have finished)
     assert w.live == {} and w._aids.current_analysis() is None and w._aids.analysis_job is None
+
+
+def test_a_damaged_win_chance_file_is_refused_naming_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    from reversi_widget import winchance
+
+    damaged = tmp_path / "win_chance.json"
+    damaged.write_text('{"format": "reversi-widget win chance", "version": 1, "variants": {', encoding="utf-8")
+    monkeypatch.setattr(winchance, "WIN_CHANCE_FILE", damaged)
+    with pytest.raises(winchance.WinChanceFileError, match=re.escape(str(damaged))):
+        ReversiWidget(live_evaluation="chance")
+    w, _ = widget()
+    with pytest.raises(winchance.WinChanceFileError, match="is damaged"):
+        w.live_evaluation = "score"
+    assert w.live_evaluation == "off" and w.live == {}
+    w.set_state({"live_evaluation": "chance"})  # from the settings menu: a notice names the file
+    assert w.live_evaluation == "off" and w.live == {}
+    assert w.notice_kind == "error" and str(damaged) in w.notice and "live_evaluation" in w.notice

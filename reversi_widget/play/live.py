@@ -24,11 +24,19 @@ from ..analysis import Analysis, MoveAnalysis
 from ..board import Board, Move
 from ..i18n import translate
 from ..squares import BLACK, Color
-from ..winchance import black_win_chance
+from ..winchance import black_win_chance, load_model
 from .puzzling import hides_answer
 from .session import Session
 
-__all__ = ["LIVE_EVALUATIONS", "MAX_READINGS", "LiveEvaluation", "Reading", "live_picture", "live_wanted"]
+__all__ = [
+    "LIVE_EVALUATIONS",
+    "MAX_READINGS",
+    "LiveEvaluation",
+    "Reading",
+    "checked_live_evaluation",
+    "live_picture",
+    "live_wanted",
+]
 
 #: The values of the ``live_evaluation`` setting: off, the disc score, the win chance.
 LIVE_EVALUATIONS: tuple[str, ...] = ("off", "score", "chance")
@@ -36,6 +44,15 @@ LIVE_EVALUATIONS: tuple[str, ...] = ("off", "score", "chance")
 MAX_READINGS = 600
 
 _Key = tuple[str, str, str]  # position (with the side to move), goal, scoring
+
+
+def checked_live_evaluation(value: str) -> str:
+    """``value`` (one of ``LIVE_EVALUATIONS``), once the win-chance file the bar reads loads:
+    a damaged one is refused here, naming it (``WinChanceFileError``), rather than at every
+    redraw, and the setting stays as it was."""
+    if value != "off":
+        load_model(8, "classic")  # read and checked once, then kept
+    return value
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from .checks import (
     analysis_time_limit,
 )
 from .exploring import explorer_setting
-from .live import LIVE_EVALUATIONS
+from .live import LIVE_EVALUATIONS, checked_live_evaluation
 from .overlays import CONCEPTS
 from .session import DEMO_LINE_STEPS
 
@@ -176,6 +176,10 @@ class WidgetTraits(anywidget.AnyWidget):
     @traitlets.validate("explorer")
     def _valid_explorer(self, proposal: Any) -> Any:
         return explorer_setting(proposal["value"])
+
+    @traitlets.validate("live_evaluation")
+    def _valid_live_evaluation(self, proposal: Any) -> str:
+        return checked_live_evaluation(proposal["value"])
 
     @traitlets.validate("analysis_depth")
     def _valid_analysis_depth(self, proposal: Any) -> int | None:

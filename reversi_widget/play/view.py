@@ -202,7 +202,11 @@ def course_picture(session: Session, aids: Aids, reviews: list[MoveReview] | Non
         return {"evaluations": [] if reviews is None else evaluations(reviews), "live": {}}
     values, exact = aids.live.course(session)
     live = live_picture(session, aids.live, exact, aids.analysis_job == aids.key(), language)
-    return {"evaluations": values if reviews is None else evaluations(reviews), "live": live}
+    if reviews is not None:
+        values = list[float | None](evaluations(reviews))
+    elif not live:  # no bar (the editor, a puzzle not yet settled): no course either
+        values = []
+    return {"evaluations": values, "live": live}
 
 
 def actions(session: Session, aids: Aids) -> dict[str, str]:
