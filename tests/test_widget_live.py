@@ -207,3 +207,36 @@ def test_a_damaged_win_chance_file_is_refused_naming_it(monkeypatch: pytest.Monk
     w.set_state({"live_evaluation": "chance"})  # from the settings menu: a notice names the file
     assert w.live_evaluation == "off" and w.live == {}
     assert w.notice_kind == "error" and str(damaged) in w.notice and "live_evaluation" in w.notice
+
+
+def test_a_live_only_analysis_yields_to_the_game_and_a_hint_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from reversi_widget.play import workers
+
+    seen: list[tuple[int, float]] = []  # (the thread's nice value, seconds since the move)
+    moved = [0.0]
+
+    def noting(board: Board, **kwargs: Any) -> Any:
+        seen.append((os.getpriority(os.PRIO_PROCESS, threading.get_native_id()), time.monotonic() - moved[0]))
+        return analyse(board, depth=1)
+
+    monkeypatch.setattr(aids_module, "analyse", noting)
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    w, _ = widget(live_evaluation="score")
+    assert w.wait(10)
+    moved[0] = time.monotonic()
+    click(w, "f5")
+    assert w.wait(10) and len(seen) == 2
+    nice, after = seen[-1]
+    assert after >= workers.BACKGROUND_DELAY and nice == min(19, base + workers.BACKGROUND_NICE)
+    w.hint()  # wanted by a player now: at once, at the kernel's own priority
+    moved[0] = time.monotonic()
+    assert w.wait(10)
+    assert len(seen) == 2  # the live evaluation's analysis serves the hint: nothing runs again
+    w.show_scores = True
+    moved[0] = time.monotonic()
+    click(w, "d6")
+    assert w.wait(10) and len(seen) == 3
+    nice, after = seen[-1]
+    assert nice == base and after < workers.BACKGROUND_DELAY

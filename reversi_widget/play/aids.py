@@ -48,6 +48,7 @@ class Job:
     record: Callable[[float], None]
     finish: Callable[[Any], None]
     stop: StopSignal
+    background: bool = False  # only the live evaluation wants it: it yields to the game (workers)
 
 
 class Aids:
@@ -214,7 +215,8 @@ class Aids:
 
         # Stale once the position changes, or once neither the scores nor a hint want it.
         alive = lambda: self.key() == key and self.analysis_wanted()  # noqa: E731
-        return Job("analysis", compute, alive, self._recorder("analysis"), self._analysed(key), stop)
+        background = not self.shown_wanted()
+        return Job("analysis", compute, alive, self._recorder("analysis"), self._analysed(key), stop, background)
 
     def _analysed(self, key: AidKey) -> Callable[[Any], None]:
         def finish(result: Analysis | Exception | None) -> None:

@@ -72,57 +72,70 @@ class LiveEvaluation:
 
     def __init__(self) -> None:
         self.setting = "off"
-        self._analyses: OrderedDict[_Key, Analysis] = OrderedDict()
+        # By position: its own reading, and the reading of the position after each of its moves.
+        self._known: OrderedDict[_Key, tuple[Reading, dict[Move, Reading]]] = OrderedDict()
+        # The positions of the line last read (its start, its moves, their keys, its end), so
+        # that a move only adds one: the picture is drawn after every change of the game.
+        self._line: tuple[_Key, tuple[Move, ...], list[_Key], Board] | None = None
 
     @property
     def on(self) -> bool:
         return self.setting != "off"
 
     def record(self, analysis: Analysis) -> None:
-        """Keep a finished analysis as the reading of its position."""
+        """Keep a finished analysis as the readings of its position and of the positions after its moves."""
         key = (analysis.position, analysis.goal, analysis.scoring)
-        self._analyses[key] = analysis
-        self._analyses.move_to_end(key)
-        while len(self._analyses) > MAX_READINGS:
-            self._analyses.popitem(last=False)
+        after = {entry.move: _move_reading(analysis, entry) for entry in analysis.moves}
+        self._known[key] = (_own_reading(analysis), after)
+        self._known.move_to_end(key)
+        while len(self._known) > MAX_READINGS:
+            self._known.popitem(last=False)
 
     def forget(self) -> None:
         """Other analysis settings: the readings of the old ones are not mixed with the new."""
-        self._analyses.clear()
-
-    def analysis_of(self, board: Board) -> Analysis | None:
-        rules = board.rules
-        return self._analyses.get((board.to_string(), rules.goal, rules.scoring))
+        self._known.clear()
 
     def readings(self, board: Board, played: Move | None) -> tuple[Reading | None, Reading | None]:
         """(the reading of ``board`` by its own analysis, the reading of the position after
         ``played`` by the same analysis), either None when not known."""
-        analysis = self.analysis_of(board)
-        if analysis is None:
+        return self._readings(_key(board), played)
+
+    def _readings(self, key: _Key, played: Move | None) -> tuple[Reading | None, Reading | None]:
+        known = self._known.get(key)
+        if known is None:
             return None, None
-        own = _own_reading(analysis)
-        after = None
-        if played is not None:
-            entry = next((m for m in analysis.moves if m.move == played), None)
-            if entry is not None:
-                after = _move_reading(analysis, entry)
-        return own, after
+        own, after = known
+        return own, None if played is None else after.get(played)
+
+    def _line_keys(self, session: Session) -> list[_Key]:
+        """The key of every position of the line, from its start."""
+        root = session.board.root()
+        start, moves = _key(root), tuple(session.line)
+        cached = self._line
+        if cached is None or cached[0] != start or moves[: len(cached[1])] != cached[1]:
+            cached = (start, (), [start], root)
+        _, done, keys, end = cached
+        if len(done) < len(moves):
+            keys, end = list(keys), end.copy(stack=False)
+            for move in moves[len(done) :]:
+                end.push(move)
+                keys.append(_key(end))
+            self._line = (start, moves, keys, end)
+        else:
+            self._line = cached
+        return keys[: len(moves) + 1]
 
     def course(self, session: Session) -> tuple[list[float | None], list[bool]]:
         """Black's evaluation of every position of the line (None where none is known), and
         whether each is exact."""
-        board = session.board.root()
         line = session.line
         seen: list[list[Reading]] = [[] for _ in range(len(line) + 1)]
-        for ply in range(len(line) + 1):
-            move = line[ply] if ply < len(line) else None
-            own, after = self.readings(board, move)
+        for ply, key in enumerate(self._line_keys(session)):
+            own, after = self._readings(key, line[ply] if ply < len(line) else None)
             if own is not None:
                 seen[ply].append(own)
             if after is not None:
                 seen[ply + 1].append(after)
-            if move is not None:
-                board.push(move)
         values: list[float | None] = []
         exact: list[bool] = []
         for readings in seen:
@@ -148,6 +161,11 @@ class LiveEvaluation:
         before = board.copy()
         played = before.pop()
         return self.readings(before, played)[1]
+
+
+def _key(board: Board) -> _Key:
+    rules = board.rules
+    return board.to_string(), rules.goal, rules.scoring
 
 
 def _own_reading(analysis: Analysis) -> Reading:
