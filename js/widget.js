@@ -895,6 +895,38 @@ function moveList(ctx, jump) {
   return { el, update: () => { build(); showOpening(); }, destroy: () => { life.destroy(); if (sized) sized.disconnect(); } };
 }
 
+// ---------- the live evaluation: a bar beside the board, from `live` (Black's share from the bottom) ----------
+// Python writes every word ("Black 72%", "estimate (depth 8)"); the bar only draws the share.
+function evalBar(ctx) {
+  const { get, L } = ctx;
+  const life = ctx.scope();
+  const fill = h("div", { class: "rw-evalbar-black", "data-role": "evalbar-black" });
+  const el = L(h("div", {
+    class: "rw-evalbar", "data-role": "evalbar", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", hidden: true,
+  }, fill), "live_bar", "title");
+  const words = h("span", { class: "rw-evalbar-text", "data-role": "evalbar-text" });
+  const note = h("span", { class: "rw-evalbar-note", "data-role": "evalbar-note" });
+  const caption = h("div", { class: "rw-evalbar-caption", "data-role": "evalbar-caption", "aria-live": "polite", hidden: true }, words, note);
+  function update() {
+    const live = get("live", {}) || {};
+    const on = !!live.mode;
+    el.hidden = caption.hidden = !on;
+    if (!on) return;
+    const black = clamp(Number(live.black), 0, 1);
+    const share = Number.isFinite(black) ? black : 0.5;
+    fill.style.height = `${(share * 100).toFixed(2)}%`;
+    flag(el, "data-known", !!live.known);
+    flag(el, "data-mode", true, String(live.mode));
+    el.setAttribute("aria-valuenow", String(Math.round(share * 100)));
+    const text = String(live.text || "");
+    words.textContent = text;
+    note.textContent = String(live.note || "");
+    el.setAttribute("aria-valuetext", [text, String(live.note || "")].filter(Boolean).join(", "));
+  }
+  life.on("live", update);
+  return { el, caption, update, destroy: life.destroy };
+}
+
 // ---------- review chart: the evaluation after each move, from `evaluations` (Black's view) ----------
 // Labelled: the scale in discs with 0 marked, which side is ahead above and below it, the move
 // numbers as the move list has them; solid where the scores are exact, dashed where estimated.
@@ -908,7 +940,8 @@ function reviewChart(ctx, jump) {
   // The plot sits inside the frame with room for the labels: values never reach its edge.
   const CW = 300, CH = 140, LEFT = 30, RIGHT = 6, TOP = 16, BOTTOM = 28, INSET = 5;
   const SCALES = [4, 8, 16, 32, 64];
-  const values = () => (get("evaluations", []) || []).map(Number).filter((v) => Number.isFinite(v));
+  // A value is null where the live evaluation has no reading of that position yet.
+  const values = () => (get("evaluations", []) || []).map((v) => (v == null ? null : Number(v))).map((v) => (Number.isFinite(v) ? v : null));
   const xOf = (i, count) => LEFT + (i * (CW - LEFT - RIGHT)) / (count - 1);
   const label = (x, y, words, cls, anchor = "start") => {
     const t = s("text", { x, y, class: cls, "text-anchor": anchor });
@@ -930,15 +963,16 @@ function reviewChart(ctx, jump) {
   let plyLine = null;
   function draw() {
     const vs = values();
-    el.hidden = vs.length < 2;
+    const known = vs.filter((v) => v !== null);
+    el.hidden = vs.length < 2 || known.length < 2;
     chart.replaceChildren();
     plyLine = null;
-    if (vs.length < 2) return;
+    if (el.hidden) return;
     chart.setAttribute("viewBox", `0 0 ${CW} ${CH}`);
     const review = new Map();
     for (const e of get("review_moves", []) || []) if (e && typeof e.ply === "number") review.set(e.ply, e);
     const moves = get("moves", []);
-    const biggest = Math.max(...vs.map(Math.abs));
+    const biggest = Math.max(...known.map(Math.abs));
     const top = SCALES.find((scale) => scale >= biggest) || Math.ceil(biggest);
     const mid = TOP + (CH - TOP - BOTTOM) / 2;
     const y = (v) => mid - (v / top) * ((CH - TOP - BOTTOM) / 2 - INSET);
@@ -966,18 +1000,22 @@ function reviewChart(ctx, jump) {
         label(x, CH - BOTTOM + 10, String(number), "rw-chart-label", "middle"));
     }
     axis.append(label(CW - RIGHT, CH - 3, S("chart_moves"), "rw-chart-side", "end"));
-    // The line: dashed over the estimates, solid over the exact part.
-    const pts = vs.map((v, i) => [xOf(i, count), y(v)]);
-    const exact = exactness(count, review);
+    // The line: dashed over the estimates, solid over the exact part; it joins the known
+    // values only (the live evaluation may not have read every position yet).
+    const pts = vs.map((v, i) => (v === null ? null : [xOf(i, count), y(v)]));
+    const live = get("live", {}) || {};
+    const exact = review.size ? exactness(count, review) : vs.map((_, i) => !!(live.course_exact || [])[i]);
+    const at = vs.map((v, i) => i).filter((i) => vs[i] !== null);
     const pieces = [];
-    for (let i = 1; i < count; i++) {
-      const kind = exact[i - 1] && exact[i] ? "exact" : "estimate";
+    for (let k = 1; k < at.length; k++) {
+      const i = at[k], before = at[k - 1];
+      const kind = exact[before] && exact[i] && i === before + 1 ? "exact" : "estimate";
       const last = pieces[pieces.length - 1];
       if (last && last.kind === kind) last.points.push(pts[i]);
-      else pieces.push({ kind, points: [pts[i - 1], pts[i]] });
+      else pieces.push({ kind, points: [pts[before], pts[i]] });
     }
-    const line = pts.map(([x, yy]) => `${x.toFixed(1)},${yy.toFixed(1)}`).join(" ");
-    plot.append(s("polygon", { class: "rw-chart-area", points: `${xOf(0, count)},${mid} ${line} ${xOf(count - 1, count)},${mid}` }));
+    const line = at.map((i) => `${pts[i][0].toFixed(1)},${pts[i][1].toFixed(1)}`).join(" ");
+    plot.append(s("polygon", { class: "rw-chart-area", points: `${xOf(at[0], count)},${mid} ${line} ${xOf(at[at.length - 1], count)},${mid}` }));
     for (const piece of pieces) {
       plot.append(s("polyline", {
         class: "rw-chart-line", "data-certainty": piece.kind,
@@ -987,6 +1025,7 @@ function reviewChart(ctx, jump) {
     plyLine = s("line", { class: "rw-chart-ply", x1: 0, y1: TOP, x2: 0, y2: CH - BOTTOM });
     const hits = s("g", { class: "rw-chart-points" });
     vs.forEach((v, i) => {
+      if (v === null) return;
       const dot = s("circle", { class: "rw-chart-point", cx: pts[i][0], cy: pts[i][1], r: 2.2, "data-ply": String(i), "data-value": String(v) });
       const tip = s("title");
       const e = review.get(i);
@@ -1013,7 +1052,7 @@ function reviewChart(ctx, jump) {
     const at = ((ev.clientX - box.left) / box.width) * CW;
     jump.request(clamp(Math.round(((at - LEFT) * (count - 1)) / (CW - LEFT - RIGHT)), 0, Math.min(count - 1, get("moves", []).length)));
   });
-  life.on("evaluations review_moves", draw);
+  life.on("evaluations review_moves live", draw);
   life.on("ply", showPly);
   return { el, update: draw, destroy: life.destroy };
 }
@@ -1359,7 +1398,7 @@ function settings(ctx) {
     toggles.append(h("label", { class: "rw-toggle" }, input, L(h("span"), key)));
   }
   // The choices of each list are Python's (`config`); their labels come from `strings`.
-  const CHOICES = { animation: "animations", theme: "themes", concept: "concepts" };
+  const CHOICES = { animation: "animations", theme: "themes", concept: "concepts", live_evaluation: "live_evaluations" };
   for (const key of Object.keys(CHOICES)) {
     const sel = h("select", { "data-setting": key, ...OWN_KEYS });
     sel.addEventListener("change", () => setting(key, sel.value));
@@ -1379,7 +1418,7 @@ function settings(ctx) {
     for (const [key, on] of Object.entries(BOOLEANS)) inputs[key].checked = !!get(key, on);
     for (const key of Object.keys(CHOICES)) inputs[key].value = get(key, "");
   }
-  life.on("show_legal show_flips show_coordinates show_me practice show_scores animation theme concept", update);
+  life.on("show_legal show_flips show_coordinates show_me practice show_scores animation theme concept live_evaluation", update);
   life.on("config strings", fillChoices);
   fillChoices();
   return { el, update, destroy: life.destroy };
@@ -1455,12 +1494,13 @@ function render({ model, el }) {
   parts.controls = controls(ctx);
   parts.moves = moveList(ctx, jump);
   parts.review = reviewChart(ctx, jump);
+  parts.bar = evalBar(ctx);
   parts.settings = settings(ctx);
   parts.explorer = explorerPanel(ctx);
 
   root.append(
-    h("div", { class: "rw-main" }, parts.players.el, parts.board.el, parts.notices.el, parts.practice.el,
-      parts.coach.el, parts.puzzle.el, parts.quiz.el),
+    h("div", { class: "rw-main" }, parts.players.el, h("div", { class: "rw-board-row" }, parts.bar.el, parts.board.el),
+      parts.bar.caption, parts.notices.el, parts.practice.el, parts.coach.el, parts.puzzle.el, parts.quiz.el),
     h("div", { class: "rw-side" }, parts.controls.el, parts.editor.el, parts.moves.el, parts.review.el,
       parts.explorer.el, parts.settings.el));
   el.append(root);

@@ -35,6 +35,7 @@ from .search import (
 from .search.endgame import Endgame, compiled_endgame_ready, make_endgame
 from .search.midgame import Midgame, compiled_midgame_ready, make_midgame
 from .squares import BLACK, COLOR_NAMES, WHITE, Color
+from .winchance import black_win_chance
 
 __all__ = [
     "EXACT_EMPTIES",
@@ -196,6 +197,21 @@ class Analysis:
     def exact(self) -> bool:
         """True when every score is a proven result."""
         return all(m.exact for m in self.moves)
+
+    @property
+    def empties(self) -> int:
+        """The empty squares of the analysed position."""
+        return self.position[: self.size * self.size].count("-")
+
+    @property
+    def win_chance(self) -> float | None:
+        """Black's chance of winning, from 0 to 1 (a draw counts as half a win): exact (1.0,
+        0.5, 0.0) where the analysis proves the result, else an estimate read from the best
+        score by curves fitted on master games (``winchance``), None on a variant without
+        curves (only 8x8 classic has them)."""
+        return black_win_chance(
+            self.turn, self.best.score, self.empties, self.size, self.goal, [m.result for m in self.moves]
+        )
 
     def __getitem__(self, move: Move | str) -> MoveAnalysis:
         """The analysis of one move, by ``Move`` or name (``analysis["d3"]``)."""

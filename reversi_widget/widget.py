@@ -83,7 +83,7 @@ __all__ = ["GameOverCallback", "MoveCallback", "ReversiWidget"]
 
 #: The settings the session and the aids follow (``ReversiWidget._follow_settings``).
 _FOLLOWED_SETTINGS: tuple[str, ...] = ("language", "show_me", "animation", "show_scores", "practice", "show_explorer")
-_FOLLOWED_SETTINGS += ("explorer", "concept", "coach")
+_FOLLOWED_SETTINGS += ("explorer", "concept", "coach", "live_evaluation")
 
 MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
@@ -117,15 +117,15 @@ class ReversiWidget(WidgetTraits, CoachMethods):
     corrections (playing it again is a new practice move). Undo while a practice move is
     pending lifts the placed disc and leaves the game as it was.
 
-    Analysis aids: ``hint()`` (or the Hint button) rings the best move(s) for a human to
-    move; ``show_scores=True`` writes every legal move's score on its square whenever a
-    human is to move (a disc margin such as "+4", "W+6"/"D"/"L-4" once solved, "W≥+6" for
-    a win proven by at least that margin); ``review()`` (or the Review button, once the game
-    is over) scores every move played: ``review_moves`` and the marks in the move list say
-    what each move lost against the best one and whether that is exact or estimated,
-    ``evaluations`` draws the game's course. They run away from the kernel (see above) with
-    the progress in ``busy``/``progress``; ``analysis_depth`` and ``analysis_time_limit`` are
-    passed to ``analyse``/``review`` (None: their defaults).
+    Analysis aids: ``hint()`` (or the Hint button) rings the best move(s) for a human to move; ``show_scores=True``
+    writes every legal move's score on its square whenever a human is to move (a disc margin such as "+4",
+    "W+6"/"D"/"L-4" once solved, "W≥+6" for a win proven by at least that margin); ``review()`` (or the Review
+    button, once the game is over) scores every move played: ``review_moves`` and the marks in the move list say
+    what each move lost against the best one and whether that is exact or estimated, ``evaluations`` draws the
+    game's course. They run away from the kernel (see above) with the progress in ``busy``/``progress``;
+    ``analysis_depth`` and ``analysis_time_limit`` are passed to ``analyse``/``review`` (None: their defaults).
+    ``live_evaluation="chance"`` (or ``"score"``; default ``"off"``) draws Black's win chance or disc score beside
+    the board, exact once solved, and grows the evaluation chart with the game (``play/live.py``).
     """
 
     def __init__(
@@ -496,7 +496,8 @@ class ReversiWidget(WidgetTraits, CoachMethods):
         self._session.show_me, self._session.step = self.show_me, ANIMATION_STEP[self.animation]
         self._session.set_practice_mode(self.practice)
         self._aids.show_scores, self._aids.explorer.settings = self.show_scores, (self.show_explorer, self.explorer)
-        self._aids.concept, self._session.coach = self.concept, (self._coach if self.coach else None)
+        self._aids.concept, self._aids.live.setting = self.concept, self.live_evaluation
+        self._session.coach = self._coach if self.coach else None
 
     # -- intents from the front end ---------------------------------------------------------
 

@@ -8,6 +8,7 @@ what it holds.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -460,3 +461,52 @@ def test_a_quiz_is_answered_wrong_then_right_by_clicks(server: Server, page: Any
     page.wait_for_selector(f'{board_view} [data-role="quiz"][data-verdict="right"]')
     assert verdict.inner_text().startswith(f"Right: all {len(stable)} of them")
     assert run_code(page, 1, "print(w.quiz_state['solved'], w.quiz_state['checks'])\nprint('END')").startswith("True 2")
+
+
+# -- the live evaluation ------------------------------------------------------------------------------
+
+
+def test_the_live_bar_follows_a_game_against_the_computer(server: Server, page: Any) -> None:
+    """With the live evaluation on, the bar beside the board shows what the kernel holds for
+    each position of a game against the engine, and the evaluation chart grows a point per
+    position read."""
+    import json
+
+    name = write_notebook(
+        server,
+        "live.ipynb",
+        IMPORT + "g = ReversiWidget(white='beginner', animation='off', live_evaluation='chance', analysis_depth=4)\ng",
+        "",
+    )
+    widget = view(open_and_run(page, f"{server.url}/lab/tree/{name}?reset"), 1)
+    bar, text = f"{widget} [data-role=evalbar]", f"{widget} [data-role=evalbar-text]"
+    page.wait_for_selector(f"{bar}[data-known]")
+    page.wait_for_function(KERNEL_IDLE)
+    chart_points = f"{widget} [data-role=review-chart] .rw-chart-point"
+    for turn in range(3):
+        # a human move, the computer's reply, and the live evaluation of the position it leaves
+        legal = page.eval_on_selector_all(
+            f"{widget} [data-square][data-legal]", "els => els.map(e => e.dataset.square)"
+        )
+        page.click(f'{widget} [data-square="{legal[0]}"]')
+        page.wait_for_function(
+            "([w, n]) => document.querySelectorAll(w + ' [data-ply]').length >= n", arg=[widget, 2 * turn + 2]
+        )
+        printed = run_code(page, 1, "g.wait(60)\nimport json\nprint(json.dumps([g.ply, g.live, g.evaluations]), 'END')")
+        ply, live, evaluations = json.loads(printed.split("END")[0])
+        assert ply == 2 * turn + 2 and live["known"] and re.fullmatch(r"Black \d+%", live["text"])
+        page.wait_for_function(
+            "([t, want]) => document.querySelector(t).textContent === want", arg=[text, live["text"]]
+        )
+        assert page.get_attribute(bar, "aria-valuenow") == str(round(live["black"] * 100))
+        assert page.inner_text(f"{widget} [data-role=evalbar-note]") == live["note"] == "estimate (depth 4)"
+        share = page.evaluate(
+            """b => { const e = document.querySelector(b), fill = e.querySelector('[data-role=evalbar-black]');
+                return fill.getBoundingClientRect().height / e.clientHeight; }""",
+            bar,
+        )
+        assert share == pytest.approx(live["black"], abs=0.02)
+        assert len(evaluations) == ply + 1
+        known = [i for i, value in enumerate(evaluations) if value is not None]
+        assert known[0] == 0 and known[-1] == ply  # the chart has grown to the position shown
+        page.wait_for_function("([p, n]) => document.querySelectorAll(p).length === n", arg=[chart_points, len(known)])

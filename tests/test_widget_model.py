@@ -258,6 +258,7 @@ def test_front_end_settings_are_accepted_when_valid() -> None:
         "show_me",
         "practice",
         "show_scores",
+        "live_evaluation",
         "show_explorer",
         "concept",
         "animation",

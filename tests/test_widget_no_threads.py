@@ -335,3 +335,12 @@ def test_breathe_pauses_at_most_once_a_slice() -> None:
     assert runner.wait(lambda: not runner.runs, 5)
     assert 3 <= len(pauses) <= int(0.3 / slices.SLICE) + 1
     assert all(b - a >= slices.SLICE * 0.9 for a, b in itertools.pairwise(pauses))
+
+
+def test_the_live_evaluation_runs_in_slices_and_follows_the_game() -> None:
+    w, _ = widget(white=GreedyPlayer(seed=1), live_evaluation="chance", analysis_depth=2)
+    assert w.wait(30) and w.live["known"]
+    click(w, "f5")
+    assert w.wait(30) and w.ply == 2 and w.live["known"]
+    assert len(w.evaluations) == 3 and w.evaluations[0] is not None and w.evaluations[2] is not None
+    assert w.live["note"] == "estimate (depth 2)"

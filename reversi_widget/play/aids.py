@@ -19,6 +19,7 @@ from ..progress import Progress
 from ..search import StopSignal
 from ..squares import BLACK, WHITE
 from .exploring import ExplorerPanel
+from .live import LiveEvaluation, live_wanted
 from .puzzling import hides_answer
 from .session import Session
 from .texts import Listed, Plain, Refusal, Text, color_text, discs_text, margin_text, player_title
@@ -47,6 +48,7 @@ class Job:
     record: Callable[[float], None]
     finish: Callable[[Any], None]
     stop: StopSignal
+    background: bool = False  # only the live evaluation wants it: it yields to the game (workers)
 
 
 class Aids:
@@ -57,6 +59,7 @@ class Aids:
         self.show_scores = False
         self.concept = ""  # the concept overlay's setting (play/overlays.py)
         self.explorer = ExplorerPanel()  # the Explorer panel's index, and the games it loads
+        self.live = LiveEvaluation()  # the live evaluation's setting and readings (play/live.py)
         self.depth: int | None = None  # analysis_depth and analysis_time_limit (None: analyse's defaults)
         self.time_limit: float | None = None
         self.epoch = 0  # bumped when the analysis settings change
@@ -119,13 +122,18 @@ class Aids:
             and not board.must_pass()
         )
 
-    def analysis_wanted(self) -> bool:
-        """The score overlay or a hint needs the analysis of the position shown."""
+    def shown_wanted(self) -> bool:
+        """The score overlay or a hint needs the analysis of the position shown (its progress is shown)."""
         return self.scores_wanted() or (self.hint_for == self.key() and self.hint_refusal() is None)
+
+    def analysis_wanted(self) -> bool:
+        """The score overlay, a hint or the live evaluation needs the analysis of the position shown."""
+        return self.shown_wanted() or live_wanted(self.session, self.live)
 
     def settings_changed(self) -> None:
         """Other settings, other scores: what was analysed is redone when still wanted."""
         self.epoch += 1
+        self.live.forget()
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -207,12 +215,15 @@ class Aids:
 
         # Stale once the position changes, or once neither the scores nor a hint want it.
         alive = lambda: self.key() == key and self.analysis_wanted()  # noqa: E731
-        return Job("analysis", compute, alive, self._recorder("analysis"), self._analysed(key), stop)
+        background = not self.shown_wanted()
+        return Job("analysis", compute, alive, self._recorder("analysis"), self._analysed(key), stop, background)
 
     def _analysed(self, key: AidKey) -> Callable[[Any], None]:
         def finish(result: Analysis | Exception | None) -> None:
             if self.analysis_job == key:
                 self.analysis_job = None
+            if isinstance(result, Analysis) and key[1] == self.epoch:
+                self.live.record(result)  # a reading of its position, even once the game moved on
             if self.key() != key:
                 return  # the position has moved on: none of this is shown
             if isinstance(result, Exception):

@@ -18,8 +18,9 @@ from ..engine import MAX_DEPTH, check_time_limit
 from ..errors import InvalidMoveError, ReversiError
 from ..i18n import LANGUAGES, check_language
 from ..squares import parse_square, square_name
+from ..winchance import WinChanceFileError, load_model
 from .overlays import CONCEPTS
-from .texts import Text, quote_input
+from .texts import Plain, Text, quote_input
 
 __all__ = [
     "ANIMATIONS",
@@ -55,6 +56,7 @@ SETTINGS = (
     "show_scores",
     "show_explorer",
     "concept",
+    "live_evaluation",
     "animation",
     "theme",
     "size",
@@ -144,13 +146,18 @@ def sort_state(
 
 def setting_problem(trait: traitlets.TraitType[object, object], name: str, value: object) -> Text | None:
     """Why a front end's value for the setting ``name`` does not fit its trait (None: it fits)."""
-    expected: Text | None
+    expected: Text | Plain | None
     if isinstance(trait, traitlets.Bool):
         expected = None if isinstance(value, bool) else Text("setting_expected_bool")
     elif isinstance(trait, traitlets.Enum):
         values = tuple(trait.values or ())
         choices = ", ".join(str(choice) if choice != "" else '""' for choice in values)
         expected = None if value in values else Text("setting_expected_one_of", values=choices)
+        if expected is None and name == "live_evaluation" and value != "off":
+            try:
+                load_model(8, "classic")  # the bar reads the win-chance file: a damaged one is named
+            except WinChanceFileError as error:
+                expected = Plain(str(error))
     elif name == "shown":
         fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= SHOWN_MAX
         expected = None if fits else Text("setting_expected_whole", low=0, high=SHOWN_MAX)

@@ -124,6 +124,11 @@ FRONT_END_KEYS: tuple[str, ...] = (
     "coach_retry",
     "coach_go_on",
     "coach_summary_heading",
+    "live_evaluation",
+    "live_evaluation_off",
+    "live_evaluation_score",
+    "live_evaluation_chance",
+    "live_bar",
 )
 
 

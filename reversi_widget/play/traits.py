@@ -29,6 +29,7 @@ from .checks import (
     analysis_time_limit,
 )
 from .exploring import explorer_setting
+from .live import LIVE_EVALUATIONS, checked_live_evaluation
 from .overlays import CONCEPTS
 from .session import DEMO_LINE_STEPS
 
@@ -44,6 +45,7 @@ FRONT_END_CONFIG = {
     "animation_ms": {name: round(step * 1000) for name, step in ANIMATION_STEP.items()},
     "themes": list(THEME_NAMES),
     "concepts": list(CONCEPTS),
+    "live_evaluations": list(LIVE_EVALUATIONS),
     "demo_line_steps": DEMO_LINE_STEPS,
     "report_shown": False,
 }
@@ -103,7 +105,8 @@ class WidgetTraits(anywidget.AnyWidget):
     lines = traitlets.Dict().tag(sync=True, echo_update=False)
     review_moves: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True, echo_update=False)
     review_here = traitlets.Dict().tag(sync=True, echo_update=False)
-    evaluations: traitlets.List[float] = traitlets.List().tag(sync=True, echo_update=False)
+    evaluations: traitlets.List[float | None] = traitlets.List().tag(sync=True, echo_update=False)
+    live = traitlets.Dict().tag(sync=True, echo_update=False)
     busy = traitlets.Unicode("").tag(sync=True, echo_update=False)
     progress = traitlets.Float(0.0).tag(sync=True, echo_update=False)
     can_review = traitlets.Bool(False).tag(sync=True, echo_update=False)
@@ -135,6 +138,7 @@ class WidgetTraits(anywidget.AnyWidget):
     show_scores = traitlets.Bool(False).tag(sync=True)
     show_explorer = traitlets.Bool(False).tag(sync=True)
     concept = Concept().tag(sync=True)
+    live_evaluation = traitlets.Enum(LIVE_EVALUATIONS, default_value="off").tag(sync=True)
     animation = traitlets.Enum(ANIMATIONS, default_value="normal").tag(sync=True)
     theme = traitlets.Enum(THEME_NAMES, default_value="auto").tag(sync=True)
     size = traitlets.Int(None, allow_none=True, min=MIN_PIXELS, max=MAX_PIXELS).tag(sync=True)
@@ -165,7 +169,7 @@ class WidgetTraits(anywidget.AnyWidget):
         "practice_missed", "practice_mistakes", "practice_moves", "hints", "scores", "lines", "review_here",
         "review_moves", "evaluations", "busy", "progress", "can_review", "can_pause", "config", "puzzle_state",
         "editing", "position", "actions", "rule_notes", "explorer_view", "concept_marks", "concept_note",
-        "quiz_state", "coach_state"
+        "quiz_state", "coach_state", "live"
     )
     # fmt: on
 
@@ -179,6 +183,10 @@ class WidgetTraits(anywidget.AnyWidget):
     @traitlets.validate("explorer")
     def _valid_explorer(self, proposal: Any) -> Any:
         return explorer_setting(proposal["value"])
+
+    @traitlets.validate("live_evaluation")
+    def _valid_live_evaluation(self, proposal: Any) -> str:
+        return checked_live_evaluation(proposal["value"])
 
     @traitlets.validate("analysis_depth")
     def _valid_analysis_depth(self, proposal: Any) -> int | None:

@@ -18,6 +18,7 @@ from ..reasons import why
 from ..squares import BLACK, WHITE, Color, square_name
 from .aids import Aids, best_moves
 from .lines import lines_picture, marked_lines, review_lines
+from .live import live_picture
 from .overlays import overlay_picture
 from .puzzling import hides_answer
 from .quizzing import quiz_picture, without_answers
@@ -26,7 +27,7 @@ from .strings import front_end_strings
 from .texts import COLOR_KEY, Text, discs_text, player_title, result_text, score_text, whole
 from .variations import variations_picture
 
-__all__ = ["actions", "checked_learner", "opening_picture", "picture", "recorded_names", "rule_notes"]
+__all__ = ["actions", "checked_learner", "course_picture", "opening_picture", "picture", "recorded_names", "rule_notes"]
 
 
 def picture(session: Session, aids: Aids, language: str) -> dict[str, object]:
@@ -216,7 +217,7 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
     busy, progress = "", 0.0
     if aids.review_job is not None and aids.review_job == session.line_id:
         busy, progress = "review", aids.progress.get("review", 0.0)
-    elif aids.analysis_job == key and aids.analysis_wanted():
+    elif aids.analysis_job == key and aids.shown_wanted():
         busy = "hint" if aids.hint_for == key else "scores"
         progress = aids.progress.get("analysis", 0.0)
     buttons = actions(session, aids)
@@ -226,13 +227,27 @@ def aids_picture(session: Session, aids: Aids, language: str) -> dict[str, objec
         "lines": lines,
         "review_here": review_here(aids.reviewed_last(), language, session.board, session.line),
         "review_moves": [] if reviews is None else review_moves(session, reviews, language),
-        "evaluations": [] if reviews is None else evaluations(reviews),
+        **course_picture(session, aids, reviews, language),
         "busy": busy,
         "progress": progress,
         "actions": buttons,
         "can_review": "review" in buttons,
         "can_pause": "pause" in buttons,
     }
+
+
+def course_picture(session: Session, aids: Aids, reviews: list[MoveReview] | None, language: str) -> dict[str, object]:
+    """The evaluation chart's values (a review's, else the live evaluation's as it grows) and
+    the live evaluation's bar."""
+    if not aids.live.on:
+        return {"evaluations": [] if reviews is None else evaluations(reviews), "live": {}}
+    values, exact = aids.live.course(session)
+    live = live_picture(session, aids.live, exact, aids.analysis_job == aids.key(), language)
+    if reviews is not None:
+        values = list[float | None](evaluations(reviews))
+    elif not live:  # no bar (the editor, a puzzle not yet settled): no course either
+        values = []
+    return {"evaluations": values, "live": live}
 
 
 def actions(session: Session, aids: Aids) -> dict[str, str]:

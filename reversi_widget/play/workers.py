@@ -11,12 +11,13 @@ event loop (``slices``). This module alone decides how work is scheduled (``spaw
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..players import Player, player_name
@@ -27,10 +28,25 @@ from .slices import EventLoopRunner, Work
 if TYPE_CHECKING:  # aids needs puzzle mode, which needs the workers
     from .aids import Job
 
-__all__ = ["PROGRESS_EVERY", "THREADS", "Backlog", "Callbacks", "Stale", "Workers"]
+__all__ = [
+    "BACKGROUND_DELAY",
+    "BACKGROUND_NICE",
+    "PROGRESS_EVERY",
+    "THREADS",
+    "Backlog",
+    "Callbacks",
+    "Stale",
+    "Workers",
+]
 
 #: Seconds between two progress updates sent to the views by one running analysis.
 PROGRESS_EVERY = 0.1
+#: An analysis only the live evaluation wants starts this many seconds after the move that
+#: made it due (the move's redraw goes out first, and a position clicked past is not searched)...
+BACKGROUND_DELAY = 0.15
+#: ... and its thread runs at this nice value where the system gives threads their own (Linux):
+#: on a small machine the kernel's answer to the next click, the server and the browser come first.
+BACKGROUND_NICE = 10
 
 #: Whether widgets made from now on run their work in threads. Pyodide has none; tests set
 #: this to False to run the no-thread mode under CPython.
@@ -280,10 +296,16 @@ class Workers:
         if self.runner is not None:
             job.stop.on_check = self.runner.breathe  # the kernel's messages get in mid-search too
 
-        def work() -> None:
+        def work() -> Iterator[float]:
             result: object = None
+            if job.background:
+                if self.runner is None:
+                    _yield_to_others()
+                yield BACKGROUND_DELAY
+            with self.lock:
+                wanted = job.alive()
             try:
-                result = job.compute(progress)
+                result = job.compute(progress) if wanted else None
             except Stale:
                 pass
             except Exception as error:
@@ -326,3 +348,10 @@ class Workers:
     def _player_lock(self, player: Player) -> threading.Lock:
         with self.lock:
             return self._player_locks.setdefault(id(player), threading.Lock())
+
+
+def _yield_to_others() -> None:
+    """Lower this worker thread's priority (``BACKGROUND_NICE``) where threads have their own;
+    elsewhere, or when it is not allowed, it runs as it is."""
+    with suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
