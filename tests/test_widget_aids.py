@@ -445,7 +445,8 @@ def test_review_scores_every_move_with_its_loss_marks_and_chart() -> None:
     assert any(e["move"] == "pass" and e["forced"] for e in entries)  # this game has a pass
     # the chart: every position from Black's side, the mean of its two readings (the score of
     # the move to it, and of its own best move) or the exact one; a forced move keeps the value
-    values = w.evaluations
+    values = [value for value in w.evaluations if value is not None]
+    assert len(values) == len(w.evaluations)  # a reviewed line has every value
     assert len(values) == len(w.moves) + 1
 
     def black(e: dict[str, Any], key: str) -> float:
