@@ -82,8 +82,9 @@ __all__ = [
 #: Share of the target time after which the strongest levels start no deeper iteration.
 SOFT_SHARE = 0.6
 #: Share of the target time the deepening gets when proofs follow it (they get the rest,
-#: and may go on to the move's limit).
-DEEPEN_SHARE = 0.3
+#: and may go on to the move's limit). A search to the end that the time cuts short leaves
+#: only the deepening's move, so the deepening keeps close to half.
+DEEPEN_SHARE = 0.45
 #: When the best move changes between iterations from this depth on, the target time
 #: stretches by ``STRETCH`` (up to the move's limit).
 STABLE_DEPTH = 6
@@ -132,7 +133,7 @@ LEVEL_SETTINGS: dict[int, LevelSettings] = {
 NATIVE_LEVEL_SETTINGS: dict[int, LevelSettings] = {
     **LEVEL_SETTINGS,
     6: LevelSettings(MAX_DEPTH, 0.5, 18, 20, noise=0, spread=0.02, crude=False, selectivity=0, selective_empties=24),
-    7: LevelSettings(MAX_DEPTH, 1.0, 22, 24, noise=0, spread=0.02, crude=False, selectivity=0, selective_empties=28),
+    7: LevelSettings(MAX_DEPTH, 1.0, 22, 24, noise=0, spread=0.02, crude=False, selectivity=0, selective_empties=24),
 }
 
 
