@@ -18,7 +18,7 @@ learned pattern tables of ``patterns``, whose scores are estimates in real discs
 sizes and goals, the hand-made evaluation of ``evaluation``. ``Engine(..., learned=False)``
 keeps the hand-made one everywhere, to measure the two against each other.
 
-Levels 1-7 (``Engine.LEVELS`` names five of them) trade depth, time and randomness: level
+Levels 1-7 (``Engine.LEVELS`` names six of them) trade depth, time and randomness: level
 1 looks one move ahead with a crude square table and much noise, level 7 deepens for about
 a second a move, proves a win or draw near the end when it can, and plays the last moves
 perfectly. Levels 1 and 2 keep their crude evaluation everywhere; levels 3-7 use the
@@ -230,7 +230,14 @@ class Engine:
     never changes the board.
     """
 
-    LEVELS: ClassVar[dict[str, int]] = {"beginner": 1, "easy": 2, "medium": 4, "hard": 5, "expert": 7}
+    LEVELS: ClassVar[dict[str, int]] = {
+        "beginner": 1,
+        "easy": 2,
+        "intermediate": 3,
+        "medium": 4,
+        "hard": 5,
+        "expert": 7,
+    }
 
     def __init__(
         self,

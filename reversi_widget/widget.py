@@ -92,30 +92,26 @@ GameOverCallback = Callable[["ReversiWidget", Outcome], object]
 class ReversiWidget(WidgetTraits, CoachMethods):
     """A Reversi game in a notebook cell: click to play, or drive it from Python.
 
-    ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a
-    position string or a GGF record (see ``load``). ``black``/``white`` are ``"human"``,
-    a registered name (``"random"``, ``"greedy"``, the engine's levels ``"beginner"``,
-    ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"`` and ``"level-1"`` ... ``"level-7"``)
-    or an object with ``choose(board)``. With two computers the game plays by itself;
-    ``pause()``/``resume()`` (or the Pause button) stop it at once and restart it. Every keyword is
-    also a trait: ``w.white = "greedy"`` switches players, ``w.rules =
-    Rules(goal="inverted")`` starts a new game with those rules, ``w.animation = "off"``
-    changes every view. ``w.board`` is a copy: change the game with ``play``, ``undo``,
-    ``load``...
+    ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a position string or a
+    GGF record (see ``load``). ``black``/``white`` are ``"human"``, a registered name (``"random"``,
+    ``"greedy"``, the engine's levels ``"beginner"``, ``"easy"``, ``"intermediate"``, ``"medium"``, ``"hard"``,
+    ``"expert"`` and ``"level-1"`` ... ``"level-7"``) or an object with ``choose(board)``. With two computers
+    the game plays by itself; ``pause()``/``resume()`` (or the Pause button) stop it at once and restart it.
+    Every keyword is also a trait: ``w.white = "greedy"`` switches players, ``w.rules = Rules(goal="inverted")``
+    starts a new game with those rules, ``w.animation = "off"`` changes every view. ``w.board`` is a copy:
+    change the game with ``play``, ``undo``, ``load``...
 
-    ``language`` ("en", "ca", "pl", "uk") translates every text the widget shows, live.
-    ``show_me=True`` walks each played move through its flanked lines before the discs
-    flip. ``practice=True`` is rule R17 as an exercise: a human's move only places the
-    disc; the learner clicks the discs that flip and presses Done, and the opponent moves
-    once the flips are right (or after "Show me the answer"). The tally is
-    ``practice_mistakes`` (discs wrong or missed at a move's first check, counted then) over
-    ``practice_moves`` (moves completed).
+    ``language`` ("en", "ca", "pl", "uk") translates every text the widget shows, live. ``show_me=True`` walks
+    each played move through its flanked lines before the discs flip. ``practice=True`` is rule R17 as an
+    exercise: a human's move only places the disc; the learner clicks the discs that flip and presses Done, and
+    the opponent moves once the flips are right (or after "Show me the answer"). The tally is
+    ``practice_mistakes`` (discs wrong or missed at a move's first check, counted then) over ``practice_moves``
+    (moves completed).
 
-    Practice and R17: the correction window is exactly the pending practice move. Once it
-    is played the opponent moves and the board stands, so undo and redo only ever replay
-    moves with their true flips; undoing back to a practised move does not re-open its
-    corrections (playing it again is a new practice move). Undo while a practice move is
-    pending lifts the placed disc and leaves the game as it was.
+    Practice and R17: the correction window is exactly the pending practice move. Once it is played the opponent
+    moves and the board stands, so undo and redo only ever replay moves with their true flips; undoing back to a
+    practised move does not re-open its corrections (playing it again is a new practice move). Undo while a
+    practice move is pending lifts the placed disc and leaves the game as it was.
 
     Analysis aids: ``hint()`` (or the Hint button) rings the best move(s) for a human to move; ``show_scores=True``
     writes every legal move's score on its square whenever a human is to move (a disc margin such as "+4",

@@ -148,7 +148,7 @@ def test_the_learned_weights_load_on_the_first_search_not_at_import() -> None:
 
 
 def test_levels_and_names() -> None:
-    assert Engine.LEVELS == {"beginner": 1, "easy": 2, "medium": 4, "hard": 5, "expert": 7}
+    assert Engine.LEVELS == {"beginner": 1, "easy": 2, "intermediate": 3, "medium": 4, "hard": 5, "expert": 7}
     for name, number in Engine.LEVELS.items():
         assert Engine(name).level == number
         assert Engine(name.upper()).level == number

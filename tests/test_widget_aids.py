@@ -45,9 +45,9 @@ def test_named_levels_are_engines_with_translated_labels() -> None:
     for level in range(1, 8):
         player = make_player(f"level-{level}")
         assert isinstance(player, Engine) and player.level == level
-    w = ReversiWidget(white="expert", black="level-3", paused=True)
-    assert w.players == {"black": "Computer (level 3)", "white": "Computer (expert)"}
-    assert w.status == "Black (level 3) to move, paused" and w.can_pause
+    w = ReversiWidget(white="expert", black="level-6", paused=True)
+    assert w.players == {"black": "Computer (level 6)", "white": "Computer (expert)"}
+    assert w.status == "Black (level 6) to move, paused" and w.can_pause
     w.language = "pl"
     assert w.players == {"black": "Komputer (poziom 3)", "white": "Komputer (ekspert)"}
     w.language = "uk"
