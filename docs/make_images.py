@@ -2,7 +2,7 @@
 contrast, a puzzle, a reviewed game, a hint with its line, a quiz, the deck of one's own
 mistakes, a coached game), a board grid and charts.
 
-    python docs/make_images.py [static widget puzzle review line quiz deck coach]
+    python docs/make_images.py [static widget puzzle review line quiz deck coach concept variation]
 
 Needs jupyterlab, playwright and Debian's Chromium, like the browser tests.
 """
@@ -197,6 +197,44 @@ def line_screenshot() -> None:
         widget.screenshot(path=str(IMAGES / "hint-line.png"))
 
 
+def concept_screenshot() -> None:
+    """The concept overlay: a middle-game position with every stable disc marked, and the
+    sentence that explains the concept under the board."""
+    source = (
+        "from reversi_widget import Board, ReversiWidget\n"
+        f"w = ReversiWidget(Board.from_transcript({QUIZ_GAME!r}), concept='stable', animation='off')\n"
+        "w"
+    )
+    with lab_page(source, "concept.ipynb", 1000, 60_000) as page:
+        widget = page.locator(".reversi-widget").first
+        page.wait_for_selector(".reversi-widget [data-concept-mark]")
+        page.wait_for_function(KERNEL_IDLE)
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(500)
+        widget.screenshot(path=str(IMAGES / "concept.png"))
+
+
+def variation_screenshot() -> None:
+    """A line with a variation kept: the Tiger named above the move list, the old
+    continuation in brackets in the list, and the live evaluation's bar beside the board."""
+    source = (
+        "from reversi_widget import ReversiWidget, native\n"
+        "native.wait('midgame'); native.wait('endgame')\n"
+        "w = ReversiWidget('f5d6c3d3c4f4f6', animation='off', live_evaluation='chance', analysis_depth=6)\n"
+        "w.jump(5); w.play('b3')\n"
+        "assert w.wait(60)\n"
+        "w"
+    )
+    with lab_page(source, "variation.ipynb", 1000, 120_000) as page:
+        widget = page.locator(".reversi-widget").first
+        page.wait_for_selector(".reversi-widget [data-role=opening]:not([hidden])")
+        page.wait_for_selector(".reversi-widget .rw-variation")
+        page.wait_for_function(KERNEL_IDLE)
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(800)
+        widget.screenshot(path=str(IMAGES / "variation.png"))
+
+
 QUIZ_GAME = "e6d6c7f7c4d3f6b3c5c6b4d7b7b8d2a7a2c3f8f3f4g3b5d1e7a5c2e8c8b6d8g7a8c1b1a1"
 
 
@@ -285,6 +323,8 @@ MAKERS = {
     "quiz": quiz_screenshot,
     "deck": deck_screenshot,
     "coach": coach_screenshot,
+    "concept": concept_screenshot,
+    "variation": variation_screenshot,
 }
 
 
