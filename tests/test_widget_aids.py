@@ -49,7 +49,7 @@ def test_named_levels_are_engines_with_translated_labels() -> None:
     assert w.players == {"black": "Computer (level 6)", "white": "Computer (expert)"}
     assert w.status == "Black (level 6) to move, paused" and w.can_pause
     w.language = "pl"
-    assert w.players == {"black": "Komputer (poziom 3)", "white": "Komputer (ekspert)"}
+    assert w.players == {"black": "Komputer (poziom 6)", "white": "Komputer (ekspert)"}
     w.language = "uk"
     assert w.players["white"] == "Комп'ютер (експерт)"
     w.white = "beginner"

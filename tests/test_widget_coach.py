@@ -129,10 +129,11 @@ def test_outside_a_coached_game_the_coach_intents_are_refused_and_python_raises(
 
 
 def test_a_verdict_made_stale_by_undo_is_stopped_and_go_on_waits_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    release, stops = threading.Event(), []
+    release, stops, started = threading.Event(), [], threading.Semaphore(0)
 
     def slow(before: Board, played: Move, *, stop: StopSignal, **settings: Any) -> Verdict:
         stops.append(stop)
+        started.release()
         while not release.wait(0.01):
             if stop.halted:
                 raise SearchTimeout
@@ -144,6 +145,7 @@ def test_a_verdict_made_stale_by_undo_is_stopped_and_go_on_waits_for_it(monkeypa
     w, capture = coached(gate)
     click(w, bad.move)
     assert w.coach_state["state"] == "judging" and w.busy == "coach"
+    assert started.acquire(timeout=30)  # the verdict runs on its worker
     assert w.status == f"The coach is judging {bad.move}; White waits"
     before = snapshot(w)
     send(w, {"kind": "coach_go_on", "ply": w.ply})  # no verdict yet: refused, nothing changes
@@ -156,6 +158,7 @@ def test_a_verdict_made_stale_by_undo_is_stopped_and_go_on_waits_for_it(monkeypa
     assert len(stops) == 1 and stops[0].halted
     assert w.wait(10) and w.busy == "" and w.ply == 6 and w.coach_state["state"] == ""
     send(w, {"kind": "redo", "ply": w.ply})  # back to the move: judged again, from the start
+    assert started.acquire(timeout=30)
     assert len(stops) == 2 and not stops[1].halted and w.coach_state["state"] == "judging"
     release.set()
     assert w.wait(60) and w.coach_state["state"] == "waiting" and not gate.started.is_set()

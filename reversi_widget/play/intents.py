@@ -132,6 +132,17 @@ def perform(intent: Intent, session: Session, aids: Aids) -> Refusal | None:
     return ACTIONS[intent.kind](session, aids, intent)
 
 
+#: How many kinds a refusal of an unknown kind names (the rest are counted: js/PROTOCOL.md lists them).
+KINDS_NAMED = 12
+
+
+def _kinds_named() -> str:
+    """The first kinds of ``INTENTS`` and how many more, so that the notice stays a sentence."""
+    kinds = list(INTENTS)
+    rest = len(kinds) - KINDS_NAMED
+    return ", ".join(kinds[:KINDS_NAMED]) + (f", ... (+{rest})" if rest > 0 else "")
+
+
 def parse(content: object, buffers: object, session: Session) -> Intent | Refusal:
     """The intent a message asks for, or why it is refused (nothing is changed either way)."""
     if not isinstance(content, dict):
@@ -143,7 +154,7 @@ def parse(content: object, buffers: object, session: Session) -> Intent | Refusa
         return Refusal(Text("notice_refused_too_big", limit=MAX_INTENT_SIZE))
     kind = content.get("kind")
     if not isinstance(kind, str) or kind not in INTENTS:
-        return Refusal(Text("notice_refused_kind", got=quote_input(kind), expected=", ".join(INTENTS)))
+        return Refusal(Text("notice_refused_kind", got=quote_input(kind), expected=_kinds_named()))
     fields = INTENTS[kind]
     if set(content) != {"kind", *fields}:
         got = ", ".join(sorted(quote_input(key) for key in content))
