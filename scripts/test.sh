@@ -7,7 +7,8 @@
 # The tests run on every core (pytest-xdist; tests/conftest.py says how they are split).
 # Types are checked meanwhile, and the compiled core is compiled once before the tests, so
 # that each worker loads it from numba's cache instead of compiling it again.
-# The JupyterLite site is built while the packages install.
+# The JupyterLite site is built, and the front end type-checked and linted (scripts/jscheck.sh),
+# while the packages install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,11 @@ setsid bash -c 'status=0; bash scripts/lite.sh >"$1" 2>&1 || status=$?; echo "$s
 lite_build=$!
 trap 'kill -- "-$lite_build" 2>/dev/null || true' EXIT
 
+# The front end's checks need only node and npm; tests/test_jscheck.py uses what they install.
+js_log=$(mktemp)
+bash scripts/jscheck.sh >"$js_log" 2>&1 &
+js_checks=$!
+
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test,fast,train]"
@@ -43,6 +49,9 @@ mypy_pid=$!
 
 parallel=(-n auto --dist loadgroup --no-loadscope-reorder --durations=25)
 status=0
+wait "$js_checks" || status=1
+cat "$js_log"
+rm -f "$js_log"
 .venv/bin/python -m pytest "${parallel[@]}" "$@" || status=$?
 wait "$mypy_pid" || status=1
 cat "$types"
