@@ -248,11 +248,12 @@
 /** @typedef {keyof Settings} SettingName */
 /**
  * A space-separated list of trait names (and `msg:custom`) to listen to: itself when every
- * name is a trait's, else `never`, so that a mistyped name is a type error.
+ * name is a trait's, else a text naming the first that is not, so that a mistyped name is a
+ * type error that says which.
  * @template {string} S
  * @typedef {S extends `${infer A} ${infer B}`
- *   ? (A extends TraitName | "msg:custom" ? (TraitNames<B> extends never ? never : S) : never)
- *   : (S extends TraitName | "msg:custom" ? S : never)} TraitNames
+ *   ? (A extends TraitName | "msg:custom" ? (TraitNames<B> extends B ? S : TraitNames<B>) : `${A} is not a trait`)
+ *   : (S extends TraitName | "msg:custom" ? S : `${S} is not a trait`)} TraitNames
  */
 /**
  * What the front end asks of Python (js/PROTOCOL.md, "Intents"), without the `ply` that
@@ -284,7 +285,6 @@
  * @property {(event: string, fn: Listener) => void} off
  * @property {(content: Intent) => void} send
  */
-/** @typedef {{ el: HTMLElement | null, update: () => void, destroy: () => void }} Part */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const C = 40; // SVG user units per square; the whole board scales through the viewBox
@@ -445,7 +445,7 @@ function scope(model) {
      * Listen to the changes of traits (and `msg:custom`), named in one string: each must be a
      * trait's name.
      * @template {string} N
-     * @param {N & TraitNames<N>} names
+     * @param {N extends TraitNames<N> ? N : TraitNames<N>} names
      * @param {Listener} fn
      */
     on(names, fn) {

@@ -61,7 +61,7 @@ def test_the_module_type_checks(tmp_path: Path) -> None:
     ("old", "new", "named"),
     [
         ('get("discs", "")', 'get("discz", "")', '"discz"'),  # reading a trait
-        ('life.on("discs legal show_legal', 'life.on("discs legl show_legal', "discs legl show_legal"),  # listening
+        ('life.on("discs legal show_legal', 'life.on("discs legl show_legal', '"legl is not a trait"'),  # listening
         ('setting("shown", seen)', 'setting("shwon", seen)', '"shwon"'),  # writing a setting
         ('setting("shown", seen)', 'setting("ply", seen)', '"ply"'),  # writing a trait only Python writes
         ('send({ kind: "undo" })', 'send({ kind: "undoo" })', '"undoo"'),  # an intent
