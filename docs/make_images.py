@@ -215,8 +215,9 @@ def concept_screenshot() -> None:
 
 
 def variation_screenshot() -> None:
-    """A line with a variation kept: the Tiger named above the move list, the old
-    continuation in brackets in the list, and the live evaluation's bar beside the board."""
+    """A line with a variation kept: the Aubrey (the Tiger, then 3... b3) named above the
+    move list, the old continuation in brackets in the list, and the live evaluation's bar
+    beside the board."""
     source = (
         "from reversi_widget import ReversiWidget, native\n"
         "native.wait('midgame'); native.wait('endgame')\n"

@@ -20,10 +20,16 @@ images), and must replay legally from the standard start without a pass; a name 
 ignored. A malformed table is refused with an ``InvalidPositionError`` naming the file and the
 line.
 
-Names are matched on the moves, not the position: a transposition into a named position by
-another move order is not given that name, as players name lines. The names are those of
-classic 8x8 Othello: a board of another size or goal, or one that did not start from the
-standard position (or one of its images, such as the "mirrored" start), has none.
+Names are matched on the positions a game goes through, each up to the board's eight
+symmetries: a game follows a line while every position it reaches is one that some line of the
+table reaches at the same ply. So a game is named in any orientation, also where a position on
+the way is symmetric and the game goes on in the mirror image of the line (after 1. f5 f6 2. e6
+the replies f4 and d6 are one position), and a named position reached by another move order
+through positions of the table has its name (f5 d6 c4 d3 c3 is the Tiger, by way of the Cat).
+One position has one name: two rows that reach the same position under different names are
+refused. The names are those of classic 8x8 Othello: a board of another size or goal, or one
+that did not start from the standard position (or one of its images, such as the "mirrored"
+start), has none.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from pathlib import Path
 
 from .board import Board, Move
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, quote
-from .explorer.symmetry import SYMMETRIES, orient_bits, square_map
+from .explorer.symmetry import canonical
 from .game import Game
 from .notation import parse_transcript
 from .squares import BLACK, parse_square, square_name
@@ -101,37 +107,64 @@ class Opening:
 
 
 class OpeningTable:
-    """The named lines of a table, with every prefix of every line (its theory) for lookup."""
+    """The named lines of a table, with every position on every line (its theory) for lookup.
+
+    Positions are kept in their canonical form (``explorer.symmetry.canonical``), so a line is
+    found in all eight orientations and through its symmetric positions alike."""
 
     def __init__(self, lines: tuple[NamedLine, ...], where: str) -> None:
         self.lines = lines
         self.where = where
-        #: Every prefix of a line of the table, and the named line it completes (or None).
-        self._theory: dict[tuple[int, ...], NamedLine | None] = {}
-        for line in lines:
-            for k in range(1, len(line.squares)):
-                self._theory.setdefault(line.squares[:k], None)
-        for line in lines:  # a name wins over an unnamed prefix, the table's first row over a later one
-            if self._theory.get(line.squares) is None:
-                self._theory[line.squares] = line
+        #: Every position of a line of the table, and the named line ending there (or None).
+        self._theory: dict[int, NamedLine | None] = {}
+        ends = [line_positions(line.squares) for line in lines]
+        for positions in ends:
+            for key in positions[:-1]:
+                self._theory.setdefault(key, None)
+        # a name wins over an unnamed position, the first row over a later one
+        for line, positions in zip(lines, ends, strict=True):
+            if self._theory.get(positions[-1]) is None:
+                self._theory[positions[-1]] = line
 
     def __len__(self) -> int:
         return len(self.lines)
 
-    def follow(self, squares: tuple[int | None, ...]) -> tuple[NamedLine | None, int]:
-        """The longest named line that ``squares`` (from 1. f5) begins with, and how many of
-        its moves are on some line of the table."""
+    def __contains__(self, key: object) -> bool:
+        """Whether a position's key (``position_key``) is on a line of the table."""
+        return key in self._theory
+
+    def follow(self, positions: tuple[int | None, ...]) -> tuple[NamedLine | None, int, int]:
+        """The last named position of the table among ``positions`` (canonical keys of a game's
+        positions after each ply, ``None`` after a pass) while every one is in the table: its
+        line, the ply that reached it (0 when none did), and how many plies are in the table."""
         named: NamedLine | None = None
-        path: list[int] = []
-        for square in squares:
-            if square is None or (*path, square) not in self._theory:  # a pass is never theory
+        named_at = 0
+        depth = 0
+        for key in positions:
+            if key is None or key not in self._theory:  # a pass is never theory
                 break
-            path.append(square)
-            found = self._theory[tuple(path)]
+            depth += 1
+            found = self._theory[key]
             if found is not None:
-                named = found
-        depth = len(path)
-        return named, depth
+                named, named_at = found, depth
+        return named, named_at, depth
+
+
+def position_key(board: Board) -> int:
+    """A position's key, the same for all its eight images (black and white discs; the side
+    to move follows from the ply, as the table's lines have no pass)."""
+    black, white = board.bitboards()
+    return canonical(black, white)[0]
+
+
+def line_positions(squares: tuple[int, ...]) -> tuple[int, ...]:
+    """The key of every position of a line played from the standard start, after each ply."""
+    board = Board()
+    keys = []
+    for square in squares:
+        board.push(Move(square, _SIZE))
+        keys.append(position_key(board))
+    return tuple(keys)
 
 
 # -- reading the table --------------------------------------------------------------------
@@ -148,6 +181,7 @@ def parse_openings(text: str, where: str = "<text>") -> OpeningTable:
     sources: dict[str, str] = {}
     pending: list[tuple[int, str, tuple[int, ...], str]] = []
     seen: dict[tuple[int, ...], int] = {}
+    named: dict[int, tuple[int, str]] = {}  # the key of a row's last position -> its line and name
     for number, raw in enumerate(rows[first + 1 :], first + 2):
         row = raw.strip()
         if not row or row.startswith("#"):
@@ -163,6 +197,11 @@ def parse_openings(text: str, where: str = "<text>") -> OpeningTable:
                 if squares in seen:
                     raise InvalidPositionError(f"this line is already named on line {seen[squares]}")
                 seen[squares] = number
+                end = line_positions(squares)[-1]
+                other, other_label = named.setdefault(end, (number, label))
+                if other_label != label:
+                    named_there = f"line {other} names {quote(other_label)}"
+                    raise InvalidPositionError(f"this line reaches the position that {named_there}, under another name")
                 pending.append((number, label, squares, key))
             else:
                 raise InvalidPositionError(f"expected 'source: ...' or 'opening: ...', got {quote(row)}")
@@ -247,37 +286,37 @@ def name(board_or_line: Board | Game | str, *, table: OpeningTable | None = None
     """The longest named opening that a game follows, or ``None``.
 
     Takes a ``Board`` (its move stack from its root position), a ``Game`` or a transcript
-    like ``"f5d6c3d3c4"`` (played from the standard start). The game is matched in each of
-    the board's eight orientations whose image of the standard start is the game's start, so
-    1. e6, c4 or d3 name their lines as 1. f5 does, and a game from the "mirrored" start is
-    named by the mirror images of the lines. ``table`` defaults to the shipped one."""
+    like ``"f5d6c3d3c4"`` (played from the standard start). Each position of the game is
+    matched up to the board's eight symmetries, so 1. e6, c4 or d3 name their lines as 1. f5
+    does, a game from the "mirrored" start is named by the mirror images of the lines, and a
+    game that goes on in the mirror image of a line from a symmetric position on it is named
+    too. ``table`` defaults to the shipped one."""
     board = _board_of(board_or_line)
     if board.size != _SIZE or board.rules.goal != "classic" or not board.move_stack:
         return None
     table = load_openings() if table is None else table
-    root = board.root()
-    if root.turn != BLACK:
+    replay = board.root()
+    if replay.turn != BLACK or position_key(replay) != position_key(Board()):
         return None
-    start = Board().bitboards()
-    played = tuple(move.square for move in board.move_stack)
-    best: tuple[NamedLine, int, int] | None = None
-    for symmetry in range(SYMMETRIES):  # the symmetry taking the table's start onto this game's
-        if (orient_bits(start[0], symmetry), orient_bits(start[1], symmetry)) != root.bitboards():
-            continue
-        to_table = {there: here for here, there in enumerate(square_map(symmetry))}  # game square -> table square
-        squares = tuple(None if square is None else to_table[square] for square in played)
-        named, depth = table.follow(squares)
-        if named is not None and (best is None or (len(named.squares), depth) > (len(best[0].squares), best[1])):
-            best = (named, depth, symmetry)
-    if best is None:
+    positions: list[int | None] = []
+    for move in board.move_stack:
+        if move.square is None:
+            positions.append(None)
+            break
+        replay.push(move)
+        key = position_key(replay)
+        positions.append(key)
+        if key not in table:
+            break
+    named, plies, depth = table.follow(tuple(positions))
+    if named is None:
         return None
-    named, depth, _ = best
-    left = None if depth == len(played) else depth + 1
+    left = None if depth == len(board.move_stack) else depth + 1
     return Opening(
         name=named.name,
-        moves=tuple(board.move_stack[: len(named.squares)]),
+        moves=tuple(board.move_stack[:plies]),
         line=named.moves,
-        plies=len(named.squares),
+        plies=plies,
         left_theory=left,
         source=named.citation,
     )

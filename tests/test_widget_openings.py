@@ -27,14 +27,14 @@ def test_the_opening_follows_the_moves_played_and_is_synced() -> None:
 
 def test_leaving_theory_is_said_with_the_move_as_the_move_list_numbers_it() -> None:
     w, _ = widget()
-    play(w, "f5d6c3d3c4f4")  # 6. f4 is on no line of the table
+    play(w, "f5d6c3d3c4g5")  # 6. g5 is on no line of the table
     opening = name(w.board)
     assert opening is not None and opening.left_theory == 6
     assert w.opening == {
         "name": "Tiger",
         "plies": 5,
         "left": 6,
-        "text": translate("opening_left", "en", name="Tiger", move="3... f4"),
+        "text": translate("opening_left", "en", name="Tiger", move="3... g5"),
     }
 
 

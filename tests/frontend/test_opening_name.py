@@ -50,9 +50,9 @@ def test_the_opening_name_renders_above_the_move_list(boot: Any) -> None:
             "height": shown["height"],
         }
         assert shown["height"] > 0
-    w.play("f4")  # off every line of the table
+    w.play("g5")  # off every line of the table
     set_traits(page, **synced(w))
-    assert opening(page)["text"] == "Opening: Tiger (left the known lines at 3... f4)"
+    assert opening(page)["text"] == "Opening: Tiger (left the known lines at 3... g5)"
     set_traits(page, opening={})  # a new game, or a line the table does not name
     assert opening(page)["hidden"] and opening(page, V2)["hidden"]
     assert opening(page)["name"] is None
