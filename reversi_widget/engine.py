@@ -61,6 +61,7 @@ from .search.midgame import learned_weights as learned_weights
 from .search.midgame import make_midgame as make_midgame
 
 __all__ = [
+    "ASPIRATION",
     "DEEPEN_SHARE",
     "ENDGAME_GAP",
     "LEARNED_NOISE_SCALE",
@@ -75,6 +76,7 @@ __all__ = [
     "Iteration",
     "LevelSettings",
     "SearchInfo",
+    "aspiration",
     "check_level",
     "schedule",
 ]
@@ -91,8 +93,13 @@ STABLE_DEPTH = 6
 STRETCH = 1.5
 #: A selective search to the end starts this many plies below the end's depth (or at half).
 ENDGAME_GAP = 8
-#: Up to this many empties an exact search is so quick that no selective one goes first.
-QUICK_EXACT_EMPTIES = 16
+#: Discs either side of the last iteration's margin that a search to the end first looks in.
+ASPIRATION = 4
+#: Up to this many empties (within the level's exact solve) the proof follows the deepening
+#: with no selective search to the end first: the ladder of selective searches cost about
+#: three times the nodes and time of the proof alone at 18-21 empties
+#: (``benchmarks/proof_schedule.py``).
+QUICK_EXACT_EMPTIES = 22
 #: The hand-made evaluation's scores are squeezed about threefold (``benchmarks/evaluation.py``:
 #: its depth-4 and depth-8 estimates spread 0.27-0.33 times as wide as the exact margins, the
 #: learned ones 0.92), so a level's root noise, set on that scale, is this many times larger
@@ -200,7 +207,8 @@ def schedule(s: LevelSettings, empties: int, selective: bool) -> list[Iteration]
     or of win, draw or loss; a fixed depth that reaches the end solves it. (A level that
     deepens without limit just deepens: its time ends it.)"""
     sel = s.selectivity if selective else FULL_WIDTH
-    selective_end = sel < FULL_WIDTH and QUICK_EXACT_EMPTIES < empties <= s.selective_empties
+    quick = min(QUICK_EXACT_EMPTIES, s.exact_empties)
+    selective_end = sel < FULL_WIDTH and quick < empties <= s.selective_empties
     last = min(s.depth, MAX_DEPTH, empties - 1)
     if selective_end:
         last = min(last, max(empties - ENDGAME_GAP, empties // 2))
@@ -212,6 +220,17 @@ def schedule(s: LevelSettings, empties: int, selective: bool) -> list[Iteration]
     elif empties <= s.wld_empties:
         plan.append(Iteration(empties, FULL_WIDTH, -1, 1))
     return plan
+
+
+def aspiration(step: Iteration, guess: int) -> Iteration:
+    """``step`` (a search to the end in the full window) in a window of ``ASPIRATION`` discs
+    either side of the margin the last iteration found (``guess``, a search score): a narrow
+    window proves a margin in a fraction of the nodes. A step with a window of its own (a
+    win/draw/loss proof) keeps it."""
+    if (step.alpha, step.beta) != (-INFINITY, INFINITY):
+        return step
+    margin = round(score_to_margin(guess)[0])
+    return replace(step, alpha=exact_score(margin - ASPIRATION), beta=exact_score(margin + ASPIRATION))
 
 
 class Engine:
@@ -468,15 +487,20 @@ class Engine:
                     no, np_, reply = children[sq]
                     return -search.negamax(no, np_, depth - 1, -beta, -alpha, reply)
 
+                window = step
+                if step.depth >= empties and done is not None and noise == 0:
+                    window = aspiration(step, best_score)
                 try:
                     score, best_squares, scores = root_search(
-                        order,
-                        value,
-                        step.alpha,
-                        step.beta,
-                        full_window=noise > 0,
+                        order, value, window.alpha, window.beta, full_window=noise > 0,
                         bonus=noise_of.__getitem__ if noise else None,
-                    )
+                    )  # fmt: skip
+                    if window is not step and not window.alpha < score < window.beta:
+                        # Outside the guess: the true score lies beyond the bound found, so
+                        # search again on that side, from the bound on.
+                        low, high = (step.alpha, score + 1) if score <= window.alpha else (score - 1, step.beta)
+                        window = replace(step, alpha=max(step.alpha, low), beta=min(step.beta, high))
+                        score, best_squares, scores = root_search(order, value, window.alpha, window.beta)
                 except RootInterrupted as stop:
                     # The moves it finished were searched deeper than before and the first of
                     # them was the previous best: keep the best of them, when the search only
@@ -486,7 +510,7 @@ class Engine:
                     break
                 changed = best_squares[0] != best_sq
                 best_sq, best_score, reached, done = best_squares[0], score, step.depth, step
-                certainty = self._certainty(step, score, empties, search.certain)
+                certainty = self._certainty(window, score, empties, search.certain)
                 order.sort(key=lambda sq: -scores.get(sq, -INFINITY))
                 if certainty == "exact" and noise == 0:
                     break  # a proven margin does not change with depth
@@ -506,7 +530,6 @@ class Engine:
         (a draw in any window); elsewhere a proven win or loss bounds the margin."""
         if not certain:
             return "estimate"
-        to_end = step.depth >= empties
-        if to_end and (score == 0 or (step.alpha == -INFINITY and step.beta == INFINITY)):
+        if step.depth >= empties and step.alpha < score < step.beta:
             return "exact"
         return "bound" if abs(score) >= WIN else "estimate"

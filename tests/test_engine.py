@@ -369,3 +369,74 @@ def test_a_win_proven_short_of_a_full_solve_is_a_bound_on_its_margin(monkeypatch
         below += info.margin < truth
         checked += 1
     assert below  # the bound is not the margin: reporting it as exact would be wrong
+
+
+def test_a_search_to_the_end_looks_first_in_a_window_round_the_last_margin() -> None:
+    """``aspiration``: a few discs either side of the last iteration's margin, whether that
+    was an estimate or a probable result; a win/draw/loss proof keeps its own window."""
+    from reversi_widget.engine import ASPIRATION, Iteration, aspiration
+    from reversi_widget.search import FULL_WIDTH, exact_score
+
+    step = Iteration(20)
+    for guess, margin in ((exact_score(6), 6), (340, 3), (exact_score(-10), -10), (0, 0)):
+        window = aspiration(step, guess)
+        assert (window.depth, window.selectivity) == (20, FULL_WIDTH)
+        assert (window.alpha, window.beta) == (exact_score(margin - ASPIRATION), exact_score(margin + ASPIRATION))
+    wld = Iteration(20, FULL_WIDTH, -1, 1)
+    assert aspiration(wld, exact_score(12)) == wld == aspiration(wld, exact_score(-30))
+
+
+def test_a_proof_whose_first_window_misses_still_finds_the_exact_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a window of one disc round the guess, most proofs fail high or low first and
+    search again beyond the bound they found: the margin reported is still the exact one, and
+    the move one of the best."""
+    from reversi_widget import engine as engine_module
+    from reversi_widget.search import root_search
+    from reversi_widget.solver import solve
+
+    monkeypatch.setattr(engine_module, "ASPIRATION", 1)
+    searches: list[tuple[int, int]] = []
+    real = root_search
+
+    def counted(squares, value, alpha=-INFINITY, beta=INFINITY, **options):  # type: ignore[no-untyped-def]
+        searches.append((alpha, beta))
+        return real(squares, value, alpha, beta, **options)
+
+    monkeypatch.setattr(engine_module, "root_search", counted)
+    rng = random.Random(8)
+    again = checked = 0
+    while checked < 6:
+        board = play_random(Board(), rng, 60 - 12)
+        if board.is_game_over() or board.must_pass() or len(board.legal_moves) < 2:
+            continue
+        searches.clear()
+        engine = Engine("expert", time_limit=60)
+        move = engine.choose(board)
+        info = engine.last_search
+        truth = solve(board)
+        assert info is not None and info.exact and info.margin == truth.score
+        assert move in truth.best_moves
+        last_windows = [w for w in searches if w != (-INFINITY, INFINITY)]
+        again += len(last_windows) > 1
+        checked += 1
+    assert again  # the narrow window did miss, and the search found the margin beyond it
+
+
+def test_the_expert_proves_straight_after_deepening_up_to_its_quick_exact_empties() -> None:
+    """Up to ``QUICK_EXACT_EMPTIES`` (within its exact solve) the expert's plan deepens, then
+    proves, with no selective search to the end between; beyond it, up to its selective
+    empties, selective searches to the end come first, at every selectivity."""
+    from reversi_widget.engine import NATIVE_LEVEL_SETTINGS, QUICK_EXACT_EMPTIES, schedule
+    from reversi_widget.search import FULL_WIDTH
+
+    expert = NATIVE_LEVEL_SETTINGS[7]
+    for empties in range(10, expert.selective_empties + 1):
+        plan = schedule(expert, empties, selective=True)
+        to_end = [step for step in plan if step.depth >= empties]
+        assert to_end[-1].selectivity == FULL_WIDTH  # the proof comes last
+        ladder = [step.selectivity for step in to_end if step.selectivity < FULL_WIDTH]
+        if empties <= min(QUICK_EXACT_EMPTIES, expert.exact_empties):
+            assert ladder == [] and len(to_end) == 1
+            assert [step.depth for step in plan[:-1]] == list(range(1, empties))
+        else:
+            assert ladder == list(range(expert.selectivity, FULL_WIDTH))
