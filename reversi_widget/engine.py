@@ -91,7 +91,8 @@ DEEPEN_SHARE = 0.45
 #: stretches by ``STRETCH`` (up to the move's limit).
 STABLE_DEPTH = 6
 STRETCH = 1.5
-#: A selective search to the end starts this many plies below the end's depth (or at half).
+#: The deepening before a search to the end (selective, or the proof close to the end) stops
+#: this many plies below the end's depth (or at half), leaving the time to that search.
 ENDGAME_GAP = 8
 #: Discs either side of the last iteration's margin that a search to the end first looks in.
 ASPIRATION = 4
@@ -210,7 +211,8 @@ def schedule(s: LevelSettings, empties: int, selective: bool) -> list[Iteration]
     quick = min(QUICK_EXACT_EMPTIES, s.exact_empties)
     selective_end = sel < FULL_WIDTH and quick < empties <= s.selective_empties
     last = min(s.depth, MAX_DEPTH, empties - 1)
-    if selective_end:
+    proves_next = sel < FULL_WIDTH and empties <= quick
+    if selective_end or proves_next:
         last = min(last, max(empties - ENDGAME_GAP, empties // 2))
     plan = [Iteration(depth, sel) for depth in range(1, max(1, last) + 1)]
     if selective_end:

@@ -423,10 +423,11 @@ def test_a_proof_whose_first_window_misses_still_finds_the_exact_margin(monkeypa
 
 
 def test_the_expert_proves_straight_after_deepening_up_to_its_quick_exact_empties() -> None:
-    """Up to ``QUICK_EXACT_EMPTIES`` (within its exact solve) the expert's plan deepens, then
-    proves, with no selective search to the end between; beyond it, up to its selective
+    """Up to ``QUICK_EXACT_EMPTIES`` (within its exact solve) the expert's plan deepens to
+    ``ENDGAME_GAP`` plies short of the end, then proves, with no selective search to the end
+    between; beyond it, up to its selective
     empties, selective searches to the end come first, at every selectivity."""
-    from reversi_widget.engine import NATIVE_LEVEL_SETTINGS, QUICK_EXACT_EMPTIES, schedule
+    from reversi_widget.engine import ENDGAME_GAP, NATIVE_LEVEL_SETTINGS, QUICK_EXACT_EMPTIES, schedule
     from reversi_widget.search import FULL_WIDTH
 
     expert = NATIVE_LEVEL_SETTINGS[7]
@@ -437,6 +438,7 @@ def test_the_expert_proves_straight_after_deepening_up_to_its_quick_exact_emptie
         ladder = [step.selectivity for step in to_end if step.selectivity < FULL_WIDTH]
         if empties <= min(QUICK_EXACT_EMPTIES, expert.exact_empties):
             assert ladder == [] and len(to_end) == 1
-            assert [step.depth for step in plan[:-1]] == list(range(1, empties))
+            deepest = max(empties - ENDGAME_GAP, empties // 2)
+            assert [step.depth for step in plan[:-1]] == list(range(1, deepest + 1))
         else:
             assert ladder == list(range(expert.selectivity, FULL_WIDTH))
