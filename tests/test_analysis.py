@@ -289,11 +289,11 @@ def test_a_depth_limited_proof_is_a_proven_result_with_a_bound_on_its_margin() -
 def test_a_midgame_search_to_the_end_is_exact() -> None:
     """Where the exact attempt runs out of time, the deepening may still reach the end on
     every line: every score is then exact, draws included."""
-    from reversi_widget.analysis import _midgame_entries
     from reversi_widget.search import StopSignal
+    from reversi_widget.search.root import midgame_entries
 
     board = position(6, 24, 3)  # 8 empties
-    entries, reached, _ = _midgame_entries(board, board.empty_count(), None, None, StopSignal())
+    entries, reached, _ = midgame_entries(board, board.empty_count(), None, None, StopSignal())
     assert reached == board.empty_count()
     assert all(entry.exact and not entry.bound for entry in entries)
     assert {str(e.move): e.score for e in entries} == {str(e.move): true_score(board, e.move) for e in entries}
