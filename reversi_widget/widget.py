@@ -64,7 +64,7 @@ from .squares import BLACK, WHITE
 
 # isort: off
 # Names this module exported before they got homes of their own: still importable from here.
-from .analysis import REVIEW_MARKS as REVIEW_MARKS, evaluations as evaluations
+from .game_review import REVIEW_MARKS as REVIEW_MARKS, evaluations as evaluations
 from .play.aids import AidKey as AidKey, AnalysisRefusedError as AnalysisRefusedError
 from .play.checks import ANIMATIONS as ANIMATIONS, MAX_FILL_LENGTH as MAX_FILL_LENGTH, SETTINGS as SETTINGS
 from .play.checks import MAX_MARK_LENGTH as MAX_MARK_LENGTH, MAX_PIXELS as MAX_PIXELS, MIN_PIXELS as MIN_PIXELS
