@@ -48,6 +48,7 @@ from .play.coach import Coach, CoachMethods
 from .play.editor import edit_action
 from .play.intents import parse, perform
 from .play.loading import read_board, tree_of
+from .play.practising import practice_done, practice_flip, practice_place, practice_reveal, set_practice_mode
 from .play.puzzling import PuzzleMode, PuzzleScore, puzzle_action
 from .play.quizzing import QuizControl
 from .play.session import Session
@@ -283,22 +284,22 @@ class ReversiWidget(WidgetTraits, CoachMethods):
 
         Needs ``practice=True`` and a human to move; raises ``PracticeError`` (or
         ``IllegalMoveError`` for an illegal square) and changes nothing otherwise."""
-        self._act(lambda session: session.practice_place(session.board.parse_move(square)))
+        self._act(lambda session: practice_place(session, session.board.parse_move(square)))
 
     def practice_flip(self, square: str) -> None:
         """Turn an opponent disc of the pending practice move (or turn it back)."""
-        self._act(lambda session: session.practice_flip(session.board.parse_move(square)))
+        self._act(lambda session: practice_flip(session, session.board.parse_move(square)))
 
     def practice_done(self) -> bool:
         """Check the pending practice move: True if it was right and has been played, False
         if discs are wrong or missed (they are marked; correct them and call again)."""
         with self._operation():
-            self._act(Session.practice_done)
+            self._act(practice_done)
             return self._session.practice is None
 
     def practice_reveal(self) -> None:
         """Show the answer: play the pending practice move with its true flips (mistakes count)."""
-        self._act(Session.practice_reveal)
+        self._act(practice_reveal)
 
     # -- computers and aids ---------------------------------------------------------------------
 
@@ -490,7 +491,7 @@ class ReversiWidget(WidgetTraits, CoachMethods):
     def _follow_settings(self) -> None:
         """Hand the settings that change what the game does to the session and the aids."""
         self._session.show_me, self._session.step = self.show_me, ANIMATION_STEP[self.animation]
-        self._session.set_practice_mode(self.practice)
+        set_practice_mode(self._session, self.practice)
         self._aids.show_scores, self._aids.explorer.settings = self.show_scores, (self.show_explorer, self.explorer)
         self._aids.concept, self._aids.live.setting = self.concept, self.live_evaluation
         self._session.coach = self._coach if self.coach else None
