@@ -45,7 +45,7 @@ from .play import checks
 from .play.aids import Aids
 from .play.checks import ANIMATION_STEP, checked_language, sort_state
 from .play.coach import Coach, CoachMethods
-from .play.editor import edit_action
+from .play.editor import EditorMethods
 from .play.intents import parse, perform
 from .play.loading import read_board, tree_of
 from .play.practising import practice_done, practice_flip, practice_place, practice_reveal, set_practice_mode
@@ -90,7 +90,7 @@ MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
 
 
-class ReversiWidget(WidgetTraits, CoachMethods):
+class ReversiWidget(WidgetTraits, CoachMethods, EditorMethods):
     """A Reversi game in a notebook cell: click to play, or drive it from Python.
 
     ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a position string or a
@@ -338,7 +338,7 @@ class ReversiWidget(WidgetTraits, CoachMethods):
         busy = (self._aids.busy, self._coach.busy, self._puzzles.tries.busy)
         return self._workers.wait(lambda: self._session.pending is not None or any(b() for b in busy), timeout)
 
-    # -- puzzles (``play/puzzling.py``) and the position editor (``play/editor.py``) ------------
+    # -- puzzles (``play/puzzling.py``); the position editor's methods are ``play/editor.py``'s --
 
     def start_puzzles(self, puzzles: Puzzle | Sequence[Puzzle], *, learner: str = "") -> None:
         """Puzzle mode: show the first of ``puzzles``, the learner on the side to move and
@@ -379,32 +379,6 @@ class ReversiWidget(WidgetTraits, CoachMethods):
         """(solved at the first try, tried) in this session; prints "solved 1 of 2 puzzles at the first try"."""
         run = self._session.puzzles
         return PuzzleScore(0, 0) if run is None else run.score
-
-    def edit(self) -> None:
-        """Edit mode: the board shows the position being set up; the game waits."""
-        self._act(lambda session: edit_action(session, "edit"))
-
-    def edit_square(self, square: Move | str) -> None:
-        """Cycle a square empty -> black -> white -> empty."""
-        self._act(lambda session: edit_action(session, "edit_square", session.board.parse_move(square)))
-
-    def edit_turn(self, color: str) -> None:
-        """``"black"`` or ``"white"`` to move."""
-        self._act(lambda session: edit_action(session, "edit_turn", color=color))
-
-    def edit_clear(self) -> None:
-        self._act(lambda session: edit_action(session, "edit_clear"))
-
-    def edit_start(self) -> None:
-        self._act(lambda session: edit_action(session, "edit_start"))
-
-    def edit_done(self) -> None:
-        """Leave edit mode with the position set up; refused (and still editing) when the
-        rules cannot accept it: empty centre squares, a disc apart, a side that must pass."""
-        self._act(lambda session: edit_action(session, "edit_done"))
-
-    def edit_cancel(self) -> None:
-        self._act(lambda session: edit_action(session, "edit_cancel"))
 
     # -- callbacks ------------------------------------------------------------------------------
 
