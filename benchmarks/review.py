@@ -57,11 +57,15 @@ def timed(name, function):
             spent[name] = spent.get(name, 0.0) + time.perf_counter() - started
     return run
 
+try:  # review() lives in game_review since the per-move searches moved out of analysis
+    from reversi_widget import game_review as reviewing
+except ImportError:
+    reviewing = analysis
 if parts:  # the deeper checks are _checked_deeper in older copies, judged (after analyse) since
-    analysis._exact_values = timed("exact", analysis._exact_values)
-    analysis.analyse = timed("analyses", analysis.analyse)
-    checks = "_checked_deeper" if hasattr(analysis, "_checked_deeper") else "judged"
-    setattr(analysis, checks, timed("checks", getattr(analysis, checks)))
+    reviewing._exact_values = timed("exact", reviewing._exact_values)
+    reviewing.analyse = timed("analyses", reviewing.analyse)
+    checks = "_checked_deeper" if hasattr(reviewing, "_checked_deeper") else "judged"
+    setattr(reviewing, checks, timed("checks", getattr(reviewing, checks)))
 warm = Board.from_transcript("f5d6c3d3c4f4c5b3c2e6")
 analysis.analyse(warm)  # the evaluation's weights read, as in a notebook that has analysed before
 spent.clear()

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .analysis import Analysis, MoveAnalysis, MoveReview, analyse, review
+from .analysis import Analysis, analyse
 from .board import Board, LegalMoveList, Move, Outcome, Termination
 from .engine import Engine
 from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError, VariationError
 from .explain import Explanation, explain
 from .game import Game, GameNode
+from .game_review import MoveReview, review
 from .ggf import load_ggf, read_ggf, read_ggf_games, write_ggf, write_ggf_games
 from .i18n import LANGUAGES, strings_for, translate
 from .moved import install as _install_moved_modules
 from .perft import perft
 from .rules import Rules
+from .search.root import MoveAnalysis
 from .solver import Solution, solve
 from .squares import BLACK, COLOR_NAMES, SQUARE_NAMES, WHITE, Color, Square, parse_square, square_name
 from .wthor import WthorRecord, read_wthor

@@ -9,52 +9,42 @@ forced end on every line the opponent can choose proves a win or a loss, but onl
 its margin (a win by at least the score, a loss by at least as much: longer lines it did not
 see to the end may do better for the winner); otherwise the score is the evaluation's
 estimate at the depth searched.
+
+The searches are ``search.root``'s (each move searched on its own, exactly or by iterative
+deepening) and the game review is ``game_review``'s: both stay importable from here.
 """
 
 from __future__ import annotations
 
 import html
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 from .board import Board, Move
 from .progress import Progress, notebook_progress
-from .search import (
-    INFINITY,
-    MAX_DEPTH,
-    WIN,
-    SearchTimeout,
-    StopSignal,
-    check_searchable,
-    check_time_limit,
-    exact_score,
-    paused_gc,
-    score_to_margin,
-)
-from .search.endgame import Endgame, compiled_endgame_ready, make_endgame
-from .search.midgame import Midgame, compiled_midgame_ready, make_midgame
-from .squares import BLACK, COLOR_NAMES, WHITE, Color
+from .search import MAX_DEPTH, SearchTimeout, StopSignal, check_searchable, check_time_limit, paused_gc
+from .search.endgame import compiled_endgame_ready, make_endgame
+from .search.midgame import compiled_midgame_ready
+from .search.root import exact_entries, midgame_entries
+from .squares import COLOR_NAMES, Color
 from .winchance import black_win_chance
+
+# isort: off
+# The per-move searches' names, importable from here as before (defined in search.root).
+from .search.root import ANALYSIS_SELECTIVITY as ANALYSIS_SELECTIVITY, ASPIRATION as ASPIRATION
+from .search.root import END_ASPIRATION as END_ASPIRATION, MoveAnalysis as MoveAnalysis
+from .search.root import within_board as within_board
+# isort: on
 
 __all__ = [
     "EXACT_EMPTIES",
     "EXACT_EMPTIES_TIMED",
-    "REVIEW_CHECK_PLIES",
-    "REVIEW_END_EMPTIES",
-    "REVIEW_EXACT_PLIES",
-    "REVIEW_EXTRA_SECONDS",
-    "REVIEW_MARKS",
     "Analysis",
-    "MoveAnalysis",
-    "MoveReview",
     "analyse",
+    "check_depth",
     "default_depth",
-    "evaluations",
     "exact_empties",
-    "judge",
-    "review",
-    "within_board",
+    "move_label",
 ]
 
 #: Positions with at most this many empty squares are solved exactly by default (pure
@@ -62,51 +52,11 @@ __all__ = [
 EXACT_EMPTIES = (12, 20)
 #: With a time limit, an exact solve is attempted up to this many empty squares.
 EXACT_EMPTIES_TIMED = (16, 22)
-#: ``review`` solves the positions of a game's last this many plies exactly (with the
-#: compiled solver), even where ``analyse`` would only estimate them...
-REVIEW_EXACT_PLIES = 20
-#: ... giving each such position at most this many seconds (without a time limit).
-REVIEW_EXTRA_SECONDS = 3.0
-#: The review's marks by the discs a move gave away, largest first.
-REVIEW_MARKS = ((12.0, "??"), (6.0, "?"), (2.0, "?!"))
-#: At the review's own depth, an estimated loss worth a mark is searched again this many
-#: plies deeper (the played move and the best one only) before it is charged: differences of
-#: two estimates are noisy, and a mark tells a learner the move was a mistake.
-REVIEW_CHECK_PLIES = 2
-#: The depth ``review`` estimates the positions of an 8x8 game at with the compiled search:
-#: two plies short of ``analyse``'s, so that a 60-70-ply game is reviewed in a few seconds
-#: (``benchmarks/review.py``); its marks are checked two plies deeper, at ``analyse``'s depth.
-REVIEW_DEPTH_COMPILED_8X8 = 6
-#: With ``check``, a position that is not solved exactly but has at most this many empty
-#: squares has its played and best move searched to the end by a selective search (where
-#: one is calibrated: 8x8 classic) before the verdict: there two estimates at a depth
-#: disagree with the exact scores on one mark in three, the search to the end on fewer than
-#: one in six (``benchmarks/review_marks.py``)...
-REVIEW_END_EMPTIES = 22
-#: ... at this selectivity (``native.midgame.SELECTIVITY_T``: a cut needs the deep score
-#: 1.5 spreads beyond the window, about 87% sure) ...
-REVIEW_END_SELECTIVITY = 1
-#: ... within this many seconds for the position; past them the check falls back to the
-#: search ``REVIEW_CHECK_PLIES`` deeper.
-REVIEW_END_SECONDS = 1.0
-#: Discs either side of a move's estimate where its search to the end looks first.
-END_ASPIRATION = 4
 
 
 def exact_empties(size: int, timed: bool) -> int:
     """Up to how many empty squares ``analyse`` solves exactly, with or without a time limit."""
     return (EXACT_EMPTIES_TIMED if timed else EXACT_EMPTIES)[compiled_endgame_ready(size)]
-
-
-#: Centi-discs either side of a move's score at the last depth where the analysis looks for
-#: it at the next depth first.
-ASPIRATION = 300
-#: The selectivity of the analysis' searches within a time limit, where the search can cut
-#: probably (see ``search.probcut``): a cut needs the deep score beyond the window by 2
-#: spreads (about 95% sure). In the same time they reach some two plies deeper (errors at 21
-#: empties, against exact scores: 4.0 discs at depth 10 where full width at depth 8 is off
-#: by 5.0). A fixed depth is searched full width: its scores repeat on both paths.
-ANALYSIS_SELECTIVITY = 2
 
 
 def default_depth(size: int) -> int:
@@ -117,62 +67,12 @@ def default_depth(size: int) -> int:
     return 4 if size <= 8 else 3 if size <= 12 else 2
 
 
-def review_depth(size: int) -> int:
-    """The depth ``review`` estimates a position at: ``REVIEW_DEPTH_COMPILED_8X8`` on 8x8 with
-    the compiled search (a review analyses every position of a game), else ``default_depth``."""
-    if size == 8 and compiled_midgame_ready(size):
-        return REVIEW_DEPTH_COMPILED_8X8
-    return default_depth(size)
-
-
 def move_label(ply: int, move: Move | str) -> str:
     """A move of a line as the move list numbers it: plies in pairs, ``"21. f5"`` for the
     first of pair 21 and ``"21... d2"`` for the second (passes count as plies, as they stand
     in the list)."""
     number = (ply + 1) // 2
     return f"{number}{'.' if ply % 2 else '...'} {move}"
-
-
-@dataclass(frozen=True)
-class MoveAnalysis:
-    """One legal move: its score for the side to move, and the line the search expects.
-
-    ``exact``: the score is the final margin under perfect play. ``bound``: the move is a
-    proven win or loss, but the score only bounds its margin (a win by at least ``score``,
-    a loss by at least ``-score``). Neither: the score is an estimate."""
-
-    move: Move
-    score: float
-    exact: bool
-    line: tuple[Move, ...]
-    depth: int
-    bound: bool = False
-
-    @property
-    def proven(self) -> bool:
-        """Whether the result (win, draw or loss) is proven, its margin exact or a bound."""
-        return self.exact or self.bound
-
-    @property
-    def result(self) -> str | None:
-        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move when proven, else ``None``."""
-        if not self.proven:
-            return None
-        return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
-
-    def score_text(self) -> str:
-        """``"+4"`` (exact), ``">=+6"`` or ``"<=-6"`` (a proven win or loss by at least that
-        many discs) or ``"+3.25"`` (estimate)."""
-        if self.bound:
-            return f"{'>=' if self.score > 0 else '<='}{self.score:+.0f}"
-        return f"{self.score:+.0f}" if self.exact else f"{self.score:+.2f}"
-
-    @property
-    def rank(self) -> int:
-        """The score on the search's scale, by which moves are compared: a proven win ranks
-        above every estimate, however large, and a proven loss below; a bound ranks by the
-        margin it guarantees, as the search that found it compared it."""
-        return exact_score(round(self.score)) if self.proven else round(self.score * 100)
 
 
 @dataclass(frozen=True)
@@ -249,7 +149,8 @@ class Analysis:
         )
 
 
-def _check_depth(depth: object) -> int | None:
+def check_depth(depth: object) -> int | None:
+    """``depth`` as ``analyse`` and ``review`` take it: None, or a depth the search allows."""
     if depth is None:
         return None
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
@@ -280,7 +181,7 @@ def analyse(
     ``SearchTimeout`` (the widget stops an analysis whose position has moved on).
     """
     check_searchable(board, "analyse")
-    depth = _check_depth(depth)
+    depth = check_depth(depth)
     time_limit = check_time_limit(time_limit)
     if progress is None and show_progress:
         progress = notebook_progress("Analysing")
@@ -311,7 +212,7 @@ def analyse(
         solver.deadline = None if time_limit is None else start + time_limit * 2 / 3
         try:
             with paused_gc():
-                entries = _exact_entries(board, solver, progress)
+                entries = exact_entries(board, solver, progress)
         except SearchTimeout:
             if signal.halted:
                 raise
@@ -320,8 +221,10 @@ def analyse(
             signal.set_deadline(None)
         nodes += solver.nodes
     if entries is None:
+        if depth is None:
+            depth = MAX_DEPTH if deadline is not None else default_depth(board.size)
         with paused_gc():
-            entries, reached, mid_nodes = _midgame_entries(board, depth, deadline, progress, signal)
+            entries, reached, mid_nodes = midgame_entries(board, depth, deadline, progress, signal)
         nodes += mid_nodes
     entries.sort(key=lambda e: -e.rank)
     if progress is not None:
@@ -332,552 +235,19 @@ def analyse(
     )  # fmt: skip
 
 
-def _children(board: Board) -> list[tuple[Move, int, int]]:
-    """(move, opponent's bitboard, mover's bitboard) after each legal move."""
-    p, o = board.sides()
-    flips = board.geometry.flips
-    out = []
-    for move in board.legal_moves:
-        sq = move.square
-        assert sq is not None
-        f = flips(p, o, sq)
-        out.append((move, o ^ f, p | f | (1 << sq)))
-    return out
-
-
-def _moves_of(squares: list[int | None], size: int) -> tuple[Move, ...]:
-    return tuple(Move(sq, size) for sq in squares)
-
-
-def _exact_entries(board: Board, solver: Endgame, progress: Progress | None) -> list[MoveAnalysis]:
-    children = _children(board)
-    entries = []
-    empties = board.empty_count()
-    for index, (move, no, np_) in enumerate(children):
-        score = -solver.search(no, np_, -INFINITY, INFINITY)
-        line = (move, *_moves_of(solver.best_line(no, np_), board.size))
-        entries.append(MoveAnalysis(move, float(score), True, line, empties))
-        if progress is not None:
-            progress((index + 1) / len(children), f"solved {move} ({index + 1} of {len(children)})")
-    return entries
-
-
-def _midgame_entries(
-    board: Board,
-    depth: int | None,
-    deadline: float | None,
-    progress: Progress | None,
-    stop: StopSignal,
-    only: tuple[Move, ...] | None = None,
-) -> tuple[list[MoveAnalysis], int, int]:
-    """Iterative deepening over every move (or the moves ``only`` names) with a full window,
-    selective within a ``deadline`` where the search can cut probably
-    (``ANALYSIS_SELECTIVITY``), to ``depth``
-    (default: ``default_depth``, or as deep as the ``deadline`` allows); the last depth
-    completed for all of them is kept. Depth 1 always completes, whatever the deadline; a halt
-    of ``stop`` ends it anywhere with ``SearchTimeout``."""
-    rules = board.rules
-    search = make_midgame(board.size, rules.goal, rules.scoring)
-    search.stop = stop
-    if search.selective and deadline is not None:
-        search.selectivity = ANALYSIS_SELECTIVITY
-    empties = board.empty_count()
-    if depth is None:
-        depth = MAX_DEPTH if deadline is not None else default_depth(board.size)
-    moves = board.geometry.moves
-    children = [(move, no, np_, moves(no, np_)) for move, no, np_ in _children(board) if only is None or move in only]
-    scores: dict[Move, int] = {}
-    certain: dict[Move, bool] = {}
-    reached = 0
-    max_depth = min(depth, empties)
-    start = time.perf_counter()
-    try:
-        for d in range(1, max_depth + 1):
-            stop.set_deadline(deadline if d > 1 else None)
-            current: dict[Move, int] = {}
-            sure: dict[Move, bool] = {}
-            # Best moves of the last depth first: their lines fill the table for the rest.
-            ordered = sorted(children, key=lambda c: -scores.get(c[0], 0))
-            for index, (move, no, np_, reply) in enumerate(ordered):
-                search.certain_since()
-                current[move] = _window_search(search, no, np_, d - 1, reply, scores.get(move))
-                sure[move] = search.certain
-                if progress is not None:
-                    if deadline is None:
-                        fraction = (d - 1 + (index + 1) / len(ordered)) / max_depth
-                    else:
-                        span = max(1e-9, deadline - start)
-                        fraction = min(0.99, max(0.0, (time.perf_counter() - start) / span))
-                    progress(fraction, f"depth {d}: {move} ({index + 1} of {len(ordered)})")
-            scores, certain, reached = current, sure, d
-            if all(score_to_margin(v)[1] and certain[m] for m, v in scores.items()):
-                break  # every move is already proven: deeper changes nothing
-    except SearchTimeout:
-        if stop.halted:
-            raise
-        # Past the deadline: keep the last depth completed.
-    finally:
-        stop.set_deadline(None)
-    entries = []
-    # Searched to the end on every line, a proven score is exact; short of it, it only bounds
-    # its margin. A score a probable cut may have touched is an estimate, proven or not.
-    to_the_end = reached >= empties
-    for move, no, np_, _reply in children:
-        margin, proven = score_to_margin(scores[move])
-        proven = proven and certain[move]
-        exact = (proven and to_the_end) or (scores[move] == 0 and to_the_end and certain[move])
-        if not proven:
-            margin = within_board(margin, board.size)
-        line = (move, *_moves_of(search.principal_line(no, np_, max(0, reached - 1)), board.size))
-        entries.append(MoveAnalysis(move, margin, exact, line, reached, proven and not to_the_end))
-    return entries, reached, search.take_nodes()
-
-
-def _window_search(search: Midgame, no: int, np_: int, depth: int, reply: int, guess: int | None) -> int:
-    """The exact score of a move (the negated search of the position after it): first in a
-    window around the previous depth's score, which settles most moves at a fraction of the
-    cost, then, if the score falls outside it, in the full window."""
-    if guess is not None and abs(guess) < WIN:
-        alpha, beta = guess - ASPIRATION, guess + ASPIRATION
-        score = -search.negamax(no, np_, depth, -beta, -alpha, reply)
-        if alpha < score < beta:
-            return score
-    return -search.negamax(no, np_, depth, -INFINITY, INFINITY, reply)
-
-
-@dataclass(frozen=True)
-class MoveReview:
-    """One played move of a game, judged against the best move of its position.
-
-    ``loss`` is how many discs of final margin the played move gave away by the analysis
-    (0 for the best move, a pass or a placement); ``forced`` marks passes, placements of the
-    free start and positions with a single legal move. ``exact`` says the scores, and so the
-    loss, are proven final margins under perfect play rather than the analysis' estimates;
-    ``bound`` that the played move is a proven win or loss whose margin ``played_score``
-    only bounds (see ``MoveAnalysis.bound``). ``analysis`` is the analysis of the position
-    before the move that the verdict was read from, deeper checks included (None where the
-    end was solved move by move, and for forced moves): the scores overlay shows it there,
-    so that a mark and the scores on the board cannot disagree."""
-
-    ply: int
-    color: Color
-    played: Move
-    best: Move
-    played_score: float
-    best_score: float
-    loss: float
-    exact: bool
-    forced: bool
-    bound: bool = False
-    analysis: Analysis | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def label(self) -> str:
-        """The move as the move list names it: ``"21... d2"``."""
-        return move_label(self.ply, self.played)
-
-    def __str__(self) -> str:
-        who = COLOR_NAMES[self.color]
-        number, move = self.label.split(" ")
-        if self.forced:
-            return f"{number} {who} {move} (forced)"
-        how = "exact" if self.exact else "proven" if self.bound else "estimate"
-        score = (
-            f"{'>=' if self.played_score > 0 else '<='}{self.played_score:+g}"
-            if self.bound
-            else f"{self.played_score:+g}"
-        )
-        verdict = "best" if self.loss <= 0 else f"loses {self.loss:g} (best {self.best} {self.best_score:+g})"
-        return f"{number} {who} {move} {score} {how}: {verdict}"
-
-
-def review(
-    game_or_board: object,
-    depth: int | None = None,
-    time_limit: float | None = None,
-    progress: Progress | None = None,
-    *,
-    show_progress: bool = False,
-    stop: StopSignal | None = None,
-) -> list[MoveReview]:
-    """Review every move of a game (a ``Game`` or a ``Board`` with its move stack): the best
-    move of each position, the played move's score and the discs it lost. ``depth`` and
-    ``time_limit`` apply to each position as in ``analyse``; without them the review
-    estimates at ``review_depth`` (two plies short of ``analyse`` on 8x8 with the compiled
-    search) and checks every estimated loss worth a mark two plies deeper (``judge``).
-
-    The end of the game is solved exactly, from the last position back (each position's
-    value bounds the one before, and the solver's table carries over), wherever ``analyse``
-    would solve exactly, and for the last ``REVIEW_EXACT_PLIES`` plies with the compiled
-    solver. There a move that keeps the best result is never charged a loss, and the losses
-    add up: each side's minus the other's is what it lost on the board from there on. Before
-    that the scores are estimates (in real discs on 8x8 with the learned evaluation, and never
-    beyond the board's widest margin: ``within_board``) or bounds, and a proven win is never
-    charged against another proven win unless both margins are exact (a depth-limited search
-    proves a win but only a lower bound of its margin: see ``MoveAnalysis.bound``). An
-    estimated loss is the difference of two estimates in one position: estimated losses of
-    different positions do not add up to anything the game allows, and ``review_totals``
-    does not add them.
-    ``progress(fraction, message)`` is called after every move reviewed, the exact ones
-    first (from the end back), naming the move as the move list does.
-    ``stop.halt()``, from another thread, ends it at once with ``SearchTimeout``.
-    """
-    from .game import Game
-
-    if isinstance(game_or_board, Game):
-        board = game_or_board.board()
-    elif isinstance(game_or_board, Board):
-        board = game_or_board
-    else:
-        raise TypeError(f"review needs a Game or a Board, got {type(game_or_board).__name__}")
-    _check_depth(depth)
-    check_time_limit(time_limit)
-    if progress is None and show_progress:
-        progress = notebook_progress("Reviewing")
-    played_moves = list(board.move_stack)
-    positions = [board.root()]
-    for move in played_moves:
-        following = positions[-1].copy(stack=False)
-        following.push(move)
-        positions.append(following)
-    done = 0
-
-    def reviewed(ply: int) -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            label = move_label(ply, played_moves[ply - 1])
-            progress(done / len(played_moves), f"reviewed {label} ({done} of {len(played_moves)} moves)")
-
-    signal = StopSignal() if stop is None else stop
-    # A depth or a time limit given is the judgement asked for: no deeper check then.
-    check = depth is None and time_limit is None
-    values = _exact_values(positions, played_moves, depth, time_limit, reviewed, signal)
-    reviews: list[MoveReview] = []
-    for index, played in enumerate(played_moves):
-        ply = index + 1
-        position = positions[index]
-        color = position.turn
-        forced = not played or position.in_placement() or len(position.legal_moves) == 1
-        if index in values:
-            value, best_move = values[index]
-            score = float(-values[index + 1][0])
-            best = played if best_move is None else best_move
-            reviews.append(MoveReview(ply, color, played, best, score, float(value), value - score, True, forced))
-            continue
-        if forced:
-            reviews.append(MoveReview(ply, color, played, played, 0.0, 0.0, 0.0, False, True))
-        else:
-            solved = depth is None and position.empty_count() <= exact_empties(position.size, time_limit is not None)
-            at = depth if depth is not None or solved else review_depth(position.size)
-            analysis = judged(
-                position, analyse(position, at, time_limit, stop=signal), played, check=check, stop=signal
-            )
-            top, mine = analysis.best, analysis[played]
-            loss = _loss(top, mine)
-            best = played if loss == 0 else top.move
-            best_score = mine.score if loss == 0 else top.score
-            exact = mine.exact and top.exact
-            entry = MoveReview(
-                ply, color, played, best, mine.score, best_score, loss, exact, False, mine.bound, analysis
-            )
-            reviews.append(entry)
-        reviewed(ply)
-    return reviews
-
-
-def judge(
-    position: Board, analysis: Analysis, played: Move, *, check: bool = True, stop: StopSignal | None = None
-) -> tuple[MoveAnalysis, MoveAnalysis, float]:
-    """The review's verdict on ``played`` in ``position`` from its ``analysis``: the best
-    move's entry, the played move's, and the discs it gave away, as ``judged`` reads them."""
-    verdict = judged(position, analysis, played, check=check, stop=stop)
-    top, mine = verdict.best, verdict[played]
-    return top, mine, _loss(top, mine)
-
-
-def judged(
-    position: Board, analysis: Analysis, played: Move, *, check: bool = True, stop: StopSignal | None = None
-) -> Analysis:
-    """The analysis a review's verdict on ``played`` is read from: ``analysis`` itself, or
-    with ``check``, where the played move estimates a loss worth a mark, that analysis with
-    the played and the best move searched again ``REVIEW_CHECK_PLIES`` deeper, and again
-    the best of the others while one of them ranks above both (so the move it calls best
-    is always one searched deeper). The best move of the result, its played move's entry and
-    the loss between them are the verdict; shown as the scores overlay, it agrees with the
-    mark. An analysis of another position is refused."""
-    rules = position.rules
-    if (analysis.position, analysis.turn, analysis.goal, analysis.scoring) != (
-        position.to_string(),
-        position.turn,
-        rules.goal,
-        rules.scoring,
-    ):
-        raise ValueError(
-            "judge needs the analysis of the position it judges: this one is of "
-            f"{analysis.position!r} ({COLOR_NAMES[analysis.turn]} to move, {analysis.goal}, {analysis.scoring}), "
-            f"not {position.to_string()!r} ({COLOR_NAMES[position.turn]} to move, {rules.goal}, {rules.scoring})"
-        )
-    top, mine = analysis.best, analysis[played]
-    if not check or (mine.exact and top.exact):
-        return analysis
-    signal = StopSignal() if stop is None else stop
-    if _ends_checkable(position):
-        ended = _end_checked(position, analysis, played, signal)
-        if ended is not None:
-            return ended
-    if _loss(top, mine) < REVIEW_MARKS[-1][0]:
-        return analysis
-    deeper = analysis.depth + REVIEW_CHECK_PLIES
-    entries = {entry.move: entry for entry in analysis.moves}
-    checked: set[Move] = set()
-    ranked = list(analysis.moves)
-    while top.move not in checked:
-        wanted = tuple(move for move in (top.move, mine.move) if move not in checked)
-        with paused_gc():
-            found, _reached, _nodes = _midgame_entries(position, deeper, None, None, signal, wanted)
-        for entry in found:
-            entries[entry.move] = entry
-            checked.add(entry.move)
-        ranked = sorted(entries.values(), key=lambda e: -e.rank)
-        top, mine = ranked[0], entries[played]
-    return replace(analysis, moves=tuple(ranked))
-
-
-def _ends_checkable(position: Board) -> bool:
-    """Whether ``judged`` searches this position's moves to the end (``REVIEW_END_EMPTIES``):
-    only where the compiled search can cut probably; a full-width one would not finish."""
-    rules = position.rules
-    return (
-        position.empty_count() <= REVIEW_END_EMPTIES
-        and compiled_midgame_ready(position.size)
-        and make_midgame(position.size, rules.goal, rules.scoring).selective
-    )
-
-
-def _end_checked(position: Board, analysis: Analysis, played: Move, stop: StopSignal) -> Analysis | None:
-    """``analysis`` with the played and the best move (the runner-up, where the played move
-    is best) searched to the end by a selective search, and again the best of the others
-    while one of them ranks above both; None past ``REVIEW_END_SECONDS``. Its scores are
-    final margins: exact where no probable cut touched any of them, else estimates (then
-    every margin searched to the end is one, so that they compare with each other by their
-    margins, and with the rest by their scores)."""
-    rules = position.rules
-    search = make_midgame(position.size, rules.goal, rules.scoring)
-    search.stop = stop
-    search.selectivity = REVIEW_END_SELECTIVITY
-    depth = position.empty_count() - 1
-    children = {move: (no, np_) for move, no, np_ in _children(position)}
-    moves = position.geometry.moves
-    entries = {entry.move: entry for entry in analysis.moves}
-    ended: dict[Move, tuple[float, tuple[Move, ...]]] = {}
-    certain = True
-    top = analysis.best
-    ranked = list(analysis.moves)
-    stop.set_deadline(time.perf_counter() + REVIEW_END_SECONDS)
-    try:
-        with paused_gc():
-            while top.move not in ended:
-                # The best move played is weighed against the runner-up: an estimate that
-                # ranks it first may be wrong, and the mistake is what a review is for.
-                rival = top.move if top.move != played else next(iter(ranked[1:2]), top).move
-                for move in dict.fromkeys((rival, played)):
-                    if move in ended:
-                        continue
-                    no, np_ = children[move]
-                    search.certain_since()
-                    score = _end_window_search(search, no, np_, depth, moves(no, np_), entries[move].score)
-                    certain = certain and search.certain
-                    line = (move, *_moves_of(search.principal_line(no, np_, depth), position.size))
-                    # A probable cut inside a null window returns a margin's bound, a hair off it.
-                    ended[move] = (float(round(score_to_margin(score)[0])), line)
-                    for each, (margin, each_line) in ended.items():
-                        entries[each] = MoveAnalysis(each, margin, certain, each_line, depth + 1)
-                ranked = sorted(entries.values(), key=lambda e: -e.rank)
-                top = ranked[0]
-    except SearchTimeout:
-        if stop.halted:
-            raise
-        return None
-    finally:
-        stop.set_deadline(None)
-    return replace(analysis, moves=tuple(ranked), nodes=analysis.nodes + search.take_nodes())
-
-
-def _end_window_search(search: Midgame, no: int, np_: int, depth: int, reply: int, guess: float) -> int:
-    """The score of a move searched to the end (``depth`` is the empties after it): first in
-    a window of ``END_ASPIRATION`` discs either side of its estimate ``guess``, which most
-    final margins fall in at a fraction of the cost, then, outside it, in the full window."""
-    centre = round(guess)
-    alpha, beta = exact_score(centre - END_ASPIRATION), exact_score(centre + END_ASPIRATION)
-    score = -search.negamax(no, np_, depth, -beta, -alpha, reply)
-    if alpha < score < beta:
-        return score
-    return -search.negamax(no, np_, depth, -INFINITY, INFINITY, reply)
-
-
-def _loss(top: MoveAnalysis, mine: MoveAnalysis) -> float:
-    """The discs ``mine`` gives away against ``top``, by their scores: none where it ranks as
-    high, or where both are proven wins and a margin is only a bound (which is larger is
-    not known)."""
-    both_won = mine.result == top.result == "win" and not (mine.exact and top.exact)
-    return 0.0 if mine.rank >= top.rank or both_won else max(0.0, top.score - mine.score)
-
-
-def within_board(estimate: float, size: int) -> float:
-    """An estimate held to the widest margin the board allows (every square the mover's, or
-    the opponent's). Estimates in real discs pass it in a lopsided position: two moves
-    estimated +70 and +78 both win everything there is to win, and neither loses anything
-    against the other."""
-    widest = float(size * size)
-    return max(-widest, min(widest, estimate))
-
-
-def _exact_values(
-    positions: list[Board],
-    played_moves: list[Move],
-    depth: int | None,
-    time_limit: float | None,
-    reviewed: Callable[[int], None],
-    stop: StopSignal,
-) -> dict[int, tuple[int, Move | None]]:
-    """The exact value of the positions at the end of a game, for the side to move in each,
-    with a best move where the played one is not (``None`` where it is): by index into
-    ``positions``, from the last one back to the first that is not to be solved or does not
-    finish in time. The played move's score in position ``i`` is minus the value of ``i + 1``.
-    """
-    values: dict[int, tuple[int, Move | None]] = {}
-    last = positions[-1]
-    if not last.is_game_over():
-        return values  # an unfinished line: nothing to start the chain from
-    first = last.rules
-    solver = make_endgame(last.size, first.goal, first.scoring, stop)
-    p, o = last.sides()
-    values[len(positions) - 1] = (solver.final(p, o), None)
-    plies = len(played_moves)
-    try:
-        with paused_gc():
-            for index in range(plies - 1, -1, -1):
-                position = positions[index]
-                if not _solve_in_review(position, plies - index, depth, time_limit):
-                    break
-                floor = -values[index + 1][0]  # the played move's exact score
-                played = played_moves[index]
-                if not played or position.in_placement() or len(position.legal_moves) == 1:
-                    values[index] = (floor, None)
-                else:
-                    budget = _review_budget(position, time_limit)
-                    solver.deadline = None if budget is None else time.perf_counter() + budget
-                    try:
-                        value, best = _value_above(solver, position, floor)
-                    except SearchTimeout:
-                        if stop.halted:
-                            raise
-                        break
-                    values[index] = (value, best)
-                reviewed(index + 1)
-    finally:
-        solver.deadline = None
-    return values
-
-
-def _solve_in_review(position: Board, plies_left: int, depth: int | None, time_limit: float | None) -> bool:
-    """Whether ``review`` solves this position, ``plies_left`` before the end, exactly."""
-    empties = position.empty_count()
-    if depth is not None:
-        return depth >= empties
-    if empties <= exact_empties(position.size, time_limit is not None):
-        return True
-    return plies_left <= REVIEW_EXACT_PLIES and compiled_endgame_ready(position.size)
-
-
-def _review_budget(position: Board, time_limit: float | None) -> float | None:
-    """Seconds for solving one position of a review: the time limit, else none where
-    ``analyse`` would solve it, else ``REVIEW_EXTRA_SECONDS``."""
-    if time_limit is not None:
-        return time_limit
-    if position.empty_count() <= exact_empties(position.size, False):
-        return None
-    return REVIEW_EXTRA_SECONDS
-
-
-def _value_above(solver: Endgame, position: Board, floor: int) -> tuple[int, Move | None]:
-    """The exact value of ``position``, known to be at least ``floor`` (the played move's
-    score), and a move reaching it when that is more (``None`` when the played move is best)."""
-    p, o = position.sides()
-    value = solver.search(p, o, floor, INFINITY)
-    if value <= floor:
-        return floor, None
-    for move, no, np_ in _children(position):
-        if -solver.search(no, np_, -value - 1, -value + 1) == value:
-            return value, move
-    raise AssertionError("no move reaches the exact value of the position")  # the search is exact
-
-
-def review_mark(entry: MoveReview) -> str:
-    """The mark of a reviewed move (``REVIEW_MARKS``, by its loss to a tenth of a disc), or
-    ``""``: none for a move that lost less, or was forced."""
-    loss = round(entry.loss, 1)
-    return "" if entry.forced else next((sign for least, sign in REVIEW_MARKS if loss >= least), "")
-
-
-@dataclass(frozen=True)
-class ReviewTotals:
-    """What a review can add up. Where every score is exact (from the move of ply
-    ``exact_from`` to the end; None when no move is), each side's losses are proven and add
-    up: ``exact_loss[BLACK] - exact_loss[WHITE]`` is what Black lost on the board over that
-    stretch, from the value of its first position to the final margin. Before it a loss is
-    the difference of two estimates of one position, and estimates of different positions
-    do not add up to anything the game allows: they are counted as marked moves per side
-    (``marked``), not summed."""
-
-    exact_from: int | None
-    exact_loss: dict[Color, float]
-    marked: dict[Color, int]
-
-
-def review_totals(reviews: list[MoveReview]) -> ReviewTotals:
-    """The totals of a review (see ``ReviewTotals``)."""
-    scored = [entry for entry in reviews if not entry.forced]
-    estimated = [entry.ply for entry in scored if not entry.exact]
-    last_estimate = estimated[-1] if estimated else 0
-    exact_from = next((entry.ply for entry in scored if entry.ply > last_estimate), None)
-    exact_loss = {BLACK: 0.0, WHITE: 0.0}
-    marked = {BLACK: 0, WHITE: 0}
-    for entry in scored:
-        if exact_from is not None and entry.ply >= exact_from:
-            exact_loss[entry.color] += entry.loss
-        elif review_mark(entry):
-            marked[entry.color] += 1
-    return ReviewTotals(exact_from, exact_loss, marked)
-
-
-def evaluations(reviews: list[MoveReview]) -> list[float]:
-    """The evaluation of every position of a reviewed line, from Black's point of view
-    (positive: Black is ahead): the start, then after each move.
-
-    A position has two readings: the score of the move that led to it, as the analysis of
-    the position before saw it, and the score of its own best move. An estimate favours the
-    side its search ended with to move, which is the mover's opponent in one reading and
-    the mover in the other, so each reading alone zig-zags from move to move; their mean
-    is one steady point of view. An exact reading, where there is one, is the value. A
-    forced move (a pass, a single legal move, a placement) has no reading of its own and
-    keeps the value before it."""
-
-    def for_black(entry: MoveReview, score: float) -> float:
-        return score if entry.color == BLACK else -score
-
-    readings: list[list[tuple[float, bool]]] = [[] for _ in range(len(reviews) + 1)]
-    for index, entry in enumerate(reviews):
-        if not entry.forced:
-            readings[index].append((for_black(entry, entry.best_score), entry.exact))
-            readings[index + 1].append((for_black(entry, entry.played_score), entry.exact))
-    first = next((reading for reading in readings if reading), [(0.0, False)])
-    current = first[0][0]
-    values = []
-    for seen in readings:
-        exact = [value for value, proven in seen if proven]
-        if exact or seen:
-            current = exact[0] if exact else sum(value for value, _ in seen) / len(seen)
-        values.append(round(current, 2))
-    return values
+# isort: off
+# The game review's names, importable from here as before (defined in ``game_review``). The
+# review is built on ``analyse`` above, so it comes last: ``game_review`` imports this module,
+# complete by then (the package imports this module before any other of its own).
+from .game_review import REVIEW_CHECK_PLIES as REVIEW_CHECK_PLIES  # noqa: E402
+from .game_review import REVIEW_DEPTH_COMPILED_8X8 as REVIEW_DEPTH_COMPILED_8X8  # noqa: E402
+from .game_review import REVIEW_END_EMPTIES as REVIEW_END_EMPTIES  # noqa: E402
+from .game_review import REVIEW_END_SECONDS as REVIEW_END_SECONDS  # noqa: E402
+from .game_review import REVIEW_END_SELECTIVITY as REVIEW_END_SELECTIVITY  # noqa: E402
+from .game_review import REVIEW_EXACT_PLIES as REVIEW_EXACT_PLIES  # noqa: E402
+from .game_review import REVIEW_EXTRA_SECONDS as REVIEW_EXTRA_SECONDS, REVIEW_MARKS as REVIEW_MARKS  # noqa: E402
+from .game_review import MoveReview as MoveReview, ReviewTotals as ReviewTotals  # noqa: E402
+from .game_review import evaluations as evaluations, judge as judge, judged as judged, review as review  # noqa: E402
+from .game_review import review_depth as review_depth, review_mark as review_mark  # noqa: E402
+from .game_review import review_totals as review_totals  # noqa: E402
+# isort: on

@@ -6,16 +6,19 @@ under a time budget, a transposition table keyed by the two bitboards, and move 
 corners). It runs on the raw bitboards of ``geometry(size)``; ``Board`` objects are only
 touched at the root. Positions close enough to the end are handed to the exact solver.
 
-Boards up to 8x8 are searched by the compiled kernel of ``native.midgame`` when numba is
-installed and ready; it returns the same scores as the pure-Python ``MidgameSearch`` here,
-many times faster, so the strongest levels search deeper there (``NATIVE_LEVEL_SETTINGS``).
+The search itself is ``search.midgame`` (``make_midgame`` picks the path): boards up to 8x8
+are searched by the compiled kernel of ``native.midgame`` when numba is installed and ready;
+at full width it returns the same scores as the pure-Python ``search.midgame.MidgameSearch``,
+many times faster, so the strongest levels search deeper there (``NATIVE_LEVEL_SETTINGS``),
+and where a calibration exists it also cuts probably (``search.probcut``), which the pure
+search does not.
 
 Scores are in centi-discs from the side to move's point of view (see ``search``).
 
 The evaluation at the leaves (``make_midgame``, the one place every search is made): on 8x8,
 for every goal with learned weights (``learned_weights``: the classic goal today), the
-learned pattern tables of ``patterns``, whose scores are estimates in real discs; on other
-sizes and goals, the hand-made evaluation of ``evaluation``. ``Engine(..., learned=False)``
+learned pattern tables of ``search.patterns``, whose scores are estimates in real discs; on
+other sizes and goals, the hand-made evaluation of ``search.evaluate``. ``Engine(..., learned=False)``
 keeps the hand-made one everywhere, to measure the two against each other.
 
 Levels 1-7 (``Engine.LEVELS`` names six of them) trade depth, time and randomness: level

@@ -41,11 +41,24 @@ from .search import final_score_function as final_score_function
 from .search.endgame import Endgame, make_endgame
 from .search.endgame import EndgameSearch as EndgameSearch
 
-__all__ = ["WAIT_EMPTIES", "Solution", "solve", "solve_root"]
+__all__ = ["WAIT_EMPTIES", "Solution", "solve", "solve_root", "wait_for_compiled_solver"]
 
 #: From this many empties on, ``solve`` waits for the compiled solver rather than search in
 #: Python (where it would need seconds to minutes).
 WAIT_EMPTIES = 16
+
+
+def wait_for_compiled_solver(
+    size: int, empties: int, timeout: float | None = None, progress: Progress | None = None
+) -> None:
+    """Wait (at most ``timeout`` seconds) for the compiled solver before solving a position of
+    ``empties`` empty squares, from ``WAIT_EMPTIES`` on, on a size it takes, while it is still
+    compiling: seconds of compiling, once, against seconds to minutes of pure Python a
+    position. ``progress`` hears of the wait."""
+    if size in native.SIZES and empties >= WAIT_EMPTIES and not native.ready("endgame"):
+        if progress is not None:
+            progress(0.0, "preparing the compiled solver")
+        native.wait("endgame", timeout=timeout)
 
 
 @dataclass(frozen=True)
@@ -97,10 +110,7 @@ def solve(
     if progress is None and show_progress:
         progress = notebook_progress("Solving")
     start = time.perf_counter()
-    if board.size in native.SIZES and board.empty_count() >= WAIT_EMPTIES and not native.ready("endgame"):
-        if progress is not None:
-            progress(0.0, "preparing the compiled solver")
-        native.wait("endgame", timeout=time_limit)  # within the time allowed for the whole call
+    wait_for_compiled_solver(board.size, board.empty_count(), time_limit, progress)  # within the whole call's time
     engine = make_endgame(board.size, board.rules.goal, board.rules.scoring)
     if time_limit is not None:
         engine.deadline = start + time_limit

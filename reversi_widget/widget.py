@@ -45,9 +45,10 @@ from .play import checks
 from .play.aids import Aids
 from .play.checks import ANIMATION_STEP, checked_language, sort_state
 from .play.coach import Coach, CoachMethods
-from .play.editor import edit_action
+from .play.editor import EditorMethods
 from .play.intents import parse, perform
 from .play.loading import read_board, tree_of
+from .play.practising import practice_done, practice_flip, practice_place, practice_reveal, set_practice_mode
 from .play.puzzling import PuzzleMode, PuzzleScore, puzzle_action
 from .play.quizzing import QuizControl
 from .play.session import Session
@@ -64,7 +65,7 @@ from .squares import BLACK, WHITE
 
 # isort: off
 # Names this module exported before they got homes of their own: still importable from here.
-from .analysis import REVIEW_MARKS as REVIEW_MARKS, evaluations as evaluations
+from .game_review import REVIEW_MARKS as REVIEW_MARKS, evaluations as evaluations
 from .play.aids import AidKey as AidKey, AnalysisRefusedError as AnalysisRefusedError
 from .play.checks import ANIMATIONS as ANIMATIONS, MAX_FILL_LENGTH as MAX_FILL_LENGTH, SETTINGS as SETTINGS
 from .play.checks import MAX_MARK_LENGTH as MAX_MARK_LENGTH, MAX_PIXELS as MAX_PIXELS, MIN_PIXELS as MIN_PIXELS
@@ -89,7 +90,7 @@ MoveCallback = Callable[["ReversiWidget", Move], object]
 GameOverCallback = Callable[["ReversiWidget", Outcome], object]
 
 
-class ReversiWidget(WidgetTraits, CoachMethods):
+class ReversiWidget(WidgetTraits, CoachMethods, EditorMethods):
     """A Reversi game in a notebook cell: click to play, or drive it from Python.
 
     ``board`` is where to start: a ``Board``, a ``Game``, a transcript (``"f5d6c3"``), a position string or a
@@ -283,22 +284,22 @@ class ReversiWidget(WidgetTraits, CoachMethods):
 
         Needs ``practice=True`` and a human to move; raises ``PracticeError`` (or
         ``IllegalMoveError`` for an illegal square) and changes nothing otherwise."""
-        self._act(lambda session: session.practice_place(session.board.parse_move(square)))
+        self._act(lambda session: practice_place(session, session.board.parse_move(square)))
 
     def practice_flip(self, square: str) -> None:
         """Turn an opponent disc of the pending practice move (or turn it back)."""
-        self._act(lambda session: session.practice_flip(session.board.parse_move(square)))
+        self._act(lambda session: practice_flip(session, session.board.parse_move(square)))
 
     def practice_done(self) -> bool:
         """Check the pending practice move: True if it was right and has been played, False
         if discs are wrong or missed (they are marked; correct them and call again)."""
         with self._operation():
-            self._act(Session.practice_done)
+            self._act(practice_done)
             return self._session.practice is None
 
     def practice_reveal(self) -> None:
         """Show the answer: play the pending practice move with its true flips (mistakes count)."""
-        self._act(Session.practice_reveal)
+        self._act(practice_reveal)
 
     # -- computers and aids ---------------------------------------------------------------------
 
@@ -337,7 +338,7 @@ class ReversiWidget(WidgetTraits, CoachMethods):
         busy = (self._aids.busy, self._coach.busy, self._puzzles.tries.busy)
         return self._workers.wait(lambda: self._session.pending is not None or any(b() for b in busy), timeout)
 
-    # -- puzzles (``play/puzzling.py``) and the position editor (``play/editor.py``) ------------
+    # -- puzzles (``play/puzzling.py``); the position editor's methods are ``play/editor.py``'s --
 
     def start_puzzles(self, puzzles: Puzzle | Sequence[Puzzle], *, learner: str = "") -> None:
         """Puzzle mode: show the first of ``puzzles``, the learner on the side to move and
@@ -378,32 +379,6 @@ class ReversiWidget(WidgetTraits, CoachMethods):
         """(solved at the first try, tried) in this session; prints "solved 1 of 2 puzzles at the first try"."""
         run = self._session.puzzles
         return PuzzleScore(0, 0) if run is None else run.score
-
-    def edit(self) -> None:
-        """Edit mode: the board shows the position being set up; the game waits."""
-        self._act(lambda session: edit_action(session, "edit"))
-
-    def edit_square(self, square: Move | str) -> None:
-        """Cycle a square empty -> black -> white -> empty."""
-        self._act(lambda session: edit_action(session, "edit_square", session.board.parse_move(square)))
-
-    def edit_turn(self, color: str) -> None:
-        """``"black"`` or ``"white"`` to move."""
-        self._act(lambda session: edit_action(session, "edit_turn", color=color))
-
-    def edit_clear(self) -> None:
-        self._act(lambda session: edit_action(session, "edit_clear"))
-
-    def edit_start(self) -> None:
-        self._act(lambda session: edit_action(session, "edit_start"))
-
-    def edit_done(self) -> None:
-        """Leave edit mode with the position set up; refused (and still editing) when the
-        rules cannot accept it: empty centre squares, a disc apart, a side that must pass."""
-        self._act(lambda session: edit_action(session, "edit_done"))
-
-    def edit_cancel(self) -> None:
-        self._act(lambda session: edit_action(session, "edit_cancel"))
 
     # -- callbacks ------------------------------------------------------------------------------
 
@@ -490,7 +465,7 @@ class ReversiWidget(WidgetTraits, CoachMethods):
     def _follow_settings(self) -> None:
         """Hand the settings that change what the game does to the session and the aids."""
         self._session.show_me, self._session.step = self.show_me, ANIMATION_STEP[self.animation]
-        self._session.set_practice_mode(self.practice)
+        set_practice_mode(self._session, self.practice)
         self._aids.show_scores, self._aids.explorer.settings = self.show_scores, (self.show_explorer, self.explorer)
         self._aids.concept, self._aids.live.setting = self.concept, self.live_evaluation
         self._session.coach = self._coach if self.coach else None

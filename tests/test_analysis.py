@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from reversi_widget import BLACK, Board, IllegalMoveError, InvalidPositionError, Move, Rules, native
-from reversi_widget import analysis as analysis_module
+from reversi_widget import BLACK, Board, IllegalMoveError, InvalidPositionError, Move, Rules, game_review, native
 from reversi_widget.analysis import (
     REVIEW_CHECK_PLIES,
     REVIEW_END_EMPTIES,
@@ -289,11 +288,11 @@ def test_a_depth_limited_proof_is_a_proven_result_with_a_bound_on_its_margin() -
 def test_a_midgame_search_to_the_end_is_exact() -> None:
     """Where the exact attempt runs out of time, the deepening may still reach the end on
     every line: every score is then exact, draws included."""
-    from reversi_widget.analysis import _midgame_entries
     from reversi_widget.search import StopSignal
+    from reversi_widget.search.root import midgame_entries
 
     board = position(6, 24, 3)  # 8 empties
-    entries, reached, _ = _midgame_entries(board, board.empty_count(), None, None, StopSignal())
+    entries, reached, _ = midgame_entries(board, board.empty_count(), None, None, StopSignal())
     assert reached == board.empty_count()
     assert all(entry.exact and not entry.bound for entry in entries)
     assert {str(e.move): e.score for e in entries} == {str(e.move): true_score(board, e.move) for e in entries}
@@ -338,7 +337,6 @@ def test_a_proven_win_ranks_above_any_estimate() -> None:
 def staged_review(monkeypatch: pytest.MonkeyPatch, staged: dict[int, list[MoveAnalysis]], line: str) -> list[Any]:
     """``review`` of ``line`` where ``analyse`` answers what ``staged`` gives for each ply (at a
     depth given, so that the review takes the staged scores as they are: no deeper check)."""
-    import reversi_widget.analysis as analysis_module
 
     def analyse_staged(
         position: Board, depth: int | None = None, time_limit: float | None = None, stop: Any = None
@@ -348,7 +346,7 @@ def staged_review(monkeypatch: pytest.MonkeyPatch, staged: dict[int, list[MoveAn
         rules = position.rules
         return Analysis(position.to_string(), 8, position.turn, rules.goal, rules.scoring, tuple(entries), 6, 0, 0.0)
 
-    monkeypatch.setattr(analysis_module, "analyse", analyse_staged)
+    monkeypatch.setattr(game_review, "analyse", analyse_staged)
     return review(Board.from_transcript(line), depth=6)
 
 
@@ -477,7 +475,7 @@ def test_near_the_end_judge_searches_the_played_and_the_best_move_to_the_end(mon
 
     require_compiled("midgame")
     require_compiled("endgame")
-    monkeypatch.setattr(analysis_module, "REVIEW_END_SECONDS", 60.0)  # no fallback on a loaded machine
+    monkeypatch.setattr(game_review, "REVIEW_END_SECONDS", 60.0)  # no fallback on a loaded machine
     errors: dict[str, list[float]] = {"to the end": [], "estimate": []}
     for seed in (3,):  # a few seconds a position: the compiled solver checks each move
         board = position(8, 61 - REVIEW_END_EMPTIES, seed)
@@ -522,9 +520,9 @@ def test_a_check_to_the_end_that_overruns_its_time_falls_back_to_the_deeper_chec
     for setting in ("no time", "pure"):
         with monkeypatch.context() as patch:
             if setting == "no time":
-                patch.setattr(analysis_module, "REVIEW_END_SECONDS", 0.0)
+                patch.setattr(game_review, "REVIEW_END_SECONDS", 0.0)
             else:
-                patch.setattr(analysis_module, "compiled_midgame_ready", lambda size: False)
+                patch.setattr(game_review, "compiled_midgame_ready", lambda size: False)
             verdict = judged(board, analysis, worst.move)
         assert verdict.best.depth == verdict[worst.move].depth == 2 + REVIEW_CHECK_PLIES, setting
         assert judged(board, analysis, analysis.best.move) == analysis

@@ -16,10 +16,6 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 500
 
-#: The search is being rebuilt into a ``search/`` package (issue 28, part 1); until then these
-#: modules still re-export the search's names (``INFINITY``...) or are longer than the limit.
-SEARCH_REBUILD = {"analysis.py"}
-
 #: Names with a leading underscore that are protocols, not privacy: IPython's display hooks
 #: and the named-tuple API.
 PROTOCOL_NAMES = {"_repr_html_", "_repr_svg_", "_repr_mimebundle_", "_asdict", "_replace", "_make", "_fields"}
@@ -67,7 +63,7 @@ def test_every_module_exports_only_what_it_defines(path: Path) -> None:
     names = exported(tree)
     assert names is not None, f"{relative(path)} has no __all__"
     assert len(names) == len(set(names)), f"{relative(path)} lists a name twice"
-    if path.name == "__init__.py" or relative(path) in SEARCH_REBUILD:
+    if path.name == "__init__.py":
         return
     defined = {name for node in tree.body for name in assigned_names(node)}
     foreign = sorted(set(names) - defined)
@@ -122,7 +118,7 @@ def test_the_private_read_check_finds_one() -> None:
     assert private_reads(ast.parse("from .board import _named_start\n")) == [(1, "_named_start")]
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if relative(p) not in SEARCH_REBUILD], ids=relative)
+@pytest.mark.parametrize("path", MODULES, ids=relative)
 def test_modules_and_classes_stay_short(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.count("\n") <= MAX_MODULE_LINES, f"{relative(path)} has {text.count(chr(10))} lines"

@@ -321,12 +321,13 @@ def refusals() -> list[tuple[str, str]]:
 
 
 def test_bad_input_is_refused_alike_on_both_paths(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
-    from reversi_widget import analysis, engine
+    from reversi_widget import analysis, engine, game_review
 
     compiled = refusals()
     monkeypatch.setattr(engine, "compiled_midgame_ready", lambda size: False)
-    monkeypatch.setattr(analysis, "compiled_midgame_ready", lambda size: False)
-    monkeypatch.setattr(analysis, "compiled_endgame_ready", lambda size: False)
+    for module in (analysis, game_review):
+        monkeypatch.setattr(module, "compiled_midgame_ready", lambda size: False)
+        monkeypatch.setattr(module, "compiled_endgame_ready", lambda size: False)
     assert refusals() == compiled
 
 

@@ -12,6 +12,7 @@ from reversi_widget import BLACK, WHITE, Board, IllegalMoveError, Move
 from reversi_widget.analysis import analyse
 from reversi_widget.play.aids import Aids, AnalysisRefusedError
 from reversi_widget.play.intents import ACTIONS, INTENTS, Intent, parse, perform
+from reversi_widget.play.practising import practice_done, practice_flip, practice_place, set_practice_mode
 from reversi_widget.play.session import NavigationError, Notice, Played, Session
 from reversi_widget.play.texts import Explained, Joined, Listed, Plain, Refusal, Text, result_text
 from reversi_widget.play.view import picture
@@ -150,31 +151,31 @@ def test_a_computer_side_is_refused_to_humans_and_pause_needs_a_computer() -> No
 def test_practice_from_placing_to_playing() -> None:
     s = session()
     off = Refusal(Text("notice_refused_practice_off", kind="practice_place"), PracticeError)
-    assert s.practice_place(s.board.parse_move("d3")) == off
-    s.set_practice_mode(True)
+    assert practice_place(s, s.board.parse_move("d3")) == off
+    set_practice_mode(s, True)
     assert s.human_move(s.board.parse_move("d3")) is None
     assert s.practice is not None and s.board.ply == 0  # placed; nothing played yet
     waiting = Refusal(Text("notice_refused_practice_pending", square="d3"), PracticeError)
     assert s.human_move(s.board.parse_move("c4")) == waiting
     own = Refusal(Text("notice_refused_practice_own", square="e4"), PracticeError)
-    assert s.practice_flip(s.board.parse_move("e4")) == own
-    assert s.practice_flip(s.board.parse_move("e5")) is None  # wrong: e5 does not flip
-    assert s.practice_done() is None and s.practice is not None
+    assert practice_flip(s, s.board.parse_move("e4")) == own
+    assert practice_flip(s, s.board.parse_move("e5")) is None  # wrong: e5 does not flip
+    assert practice_done(s) is None and s.practice is not None
     problems: tuple[Text, ...] = (Text("practice_should_not_flip", squares=Listed(("e5",)), count=1),)
     problems += (Text("practice_should_flip", squares=Listed(("d4",)), count=1),)
     assert s.notice is not None and s.notice.kind == "explain"
     assert s.notice.text == Text("notice_practice_not_yet", square="d3", problems=Joined(problems))
-    s.practice_flip(s.board.parse_move("e5"))
-    s.practice_flip(s.board.parse_move("d4"))
-    assert s.practice_done() is None and s.practice is None and moves(s) == ["d3"]
+    practice_flip(s, s.board.parse_move("e5"))
+    practice_flip(s, s.board.parse_move("d4"))
+    assert practice_done(s) is None and s.practice is None and moves(s) == ["d3"]
     assert (s.mistakes, s.practised) == (2, 1)
 
 
 def test_practice_switched_off_plays_the_waiting_move() -> None:
     s = session()
-    s.set_practice_mode(True)
+    set_practice_mode(s, True)
     s.human_move(s.board.parse_move("f5"))
-    s.set_practice_mode(False)
+    set_practice_mode(s, False)
     assert moves(s) == ["f5"] and s.practice is None and s.practised == 0
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from reversi_widget import BLACK, WHITE, Board, Move
 from reversi_widget.play.aids import Aids
+from reversi_widget.play.practising import practice_done, practice_flip, practice_reveal
 from reversi_widget.play.session import Notice, Session
 from reversi_widget.play.texts import Text
 from reversi_widget.play.view import actions, picture
@@ -148,8 +149,8 @@ def test_practice_feedback_stays_through_the_reply_until_the_learner_acts_or_the
     s = session(white=Scripted("c3"))
     s.practice_mode = True
     s.human_move(s.board.parse_move("d3"))
-    s.practice_flip(s.board.parse_move("d4"))
-    s.practice_done()
+    practice_flip(s, s.board.parse_move("d4"))
+    practice_done(s)
     assert (
         s.notice is not None
         and s.notice.lasting
@@ -164,7 +165,7 @@ def test_practice_feedback_stays_through_the_reply_until_the_learner_acts_or_the
     end = session(Board.from_transcript(BEFORE_THE_END), white=Scripted("e1"))
     end.practice_mode = True
     end.human_move(end.board.parse_move("a8"))
-    assert end.practice_reveal() is None and end.notice is not None and end.notice.lasting
+    assert practice_reveal(end) is None and end.notice is not None and end.notice.lasting
     reply(end)  # the reply ends the game: nothing is left under the banner
     assert end.board.is_game_over() and end.notice is None
 

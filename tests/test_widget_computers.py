@@ -243,13 +243,13 @@ def test_a_run_of_forced_passes_is_said_with_its_count_and_each_move_is_drawn_be
     views have flipped the discs of the one before (a step of the animation a disc)."""
     w = ReversiWidget(Board(PASS_RUN), white=GreedyPlayer(seed=1), animation="fast")
     seen: list[tuple[float, str]] = []
-    push = w._session._push
+    push = w._session.push
 
     def timed_push(move: Move) -> None:  # when each move reaches the game, under the widget's lock
         seen.append((time.monotonic(), str(move)))
         push(move)
 
-    w._session._push = timed_push  # type: ignore[method-assign]
+    w._session.push = timed_push  # type: ignore[method-assign]
     w.play("d2")
     assert w.wait(60)
     assert w.turn == "black" and not w.game_over and w.legal

@@ -22,10 +22,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 
-from ..analysis import REVIEW_MARKS, exact_empties, move_label
+from ..analysis import exact_empties, move_label
 from ..board import Board, Move
 from ..errors import ReversiError
 from ..game import Game
+from ..game_review import REVIEW_MARKS
 from ..i18n import check_language, translate
 from ..puzzles.puzzle import Puzzle, Source, endgame_search, exact_results
 from ..records import GameLog

@@ -336,6 +336,9 @@ def shallow(n: int, p: int, o: int, alpha: int, beta: int, empties: int, rules: 
     return best
 
 
+# Long on purpose, for speed: a node's whole work (table probe, stability bound, ordering,
+# the loop over its children) stays in this one function, with the small helpers inlined
+# (``kernel(inline=True)``), so that a node makes no call but its children's.
 @kernel("int64(int64, uint64, uint64, int64, int64, int64, int64, uint64[:, :], int64[:, :], int64[:], int64[:])")
 def deep(
     n: int,

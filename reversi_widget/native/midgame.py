@@ -1,19 +1,26 @@
-"""The compiled midgame search for 4x4, 6x6 and 8x8: ``engine.MidgameSearch``, many times faster.
+"""The compiled midgame search for 4x4, 6x6 and 8x8: ``search.midgame.MidgameSearch``, many
+times faster, and more.
 
-The same search as the pure one, node for node in what it computes: a fail-soft negamax
-alpha-beta with principal variation search, a pass that costs no depth, the evaluation at
-depth 0 (the learned patterns of ``native.patterns`` when the search is made with them, else
-the hand-made weights of ``native.evaluate``; equal to the pure evaluation either way), a
-finished game scored as its exact margin beyond ``search.WIN``. With the learned patterns,
-every ply keeps its row of pattern features (``features``), written from its parent's row
-as each move is made (``patterns.played``), so a leaf costs a look-up an image rather than
-reading the board afresh; the hand-made evaluation keeps none. With a fresh table both
-return the same score at every depth. Only the table differs: here a numpy array of
-``TABLE_SIZE[n]`` slots in pairs (the second slot of a pair takes what the first cannot),
-replacing entries of earlier searches first, then shallower ones.
+At full width the same search as the pure one, node for node in what it computes: a
+fail-soft negamax alpha-beta with principal variation search, a pass that costs no depth,
+the evaluation at depth 0 (the learned patterns of ``native.patterns`` when the search is
+made with them, else the hand-made weights of ``native.evaluate``; equal to the pure
+evaluation either way), a finished game scored as its exact margin beyond ``search.WIN``.
+With the learned patterns, every ply keeps its row of pattern features (``features``),
+written from its parent's row as each move is made (``patterns.played``), so a leaf costs a
+look-up an image rather than reading the board afresh; the hand-made evaluation keeps none.
+With a fresh table both return the same score at every depth. Only the table differs: here a
+numpy array of ``TABLE_SIZE[n]`` slots in pairs (the second slot of a pair takes what the
+first cannot), replacing entries of earlier searches first, then shallower ones.
 
 Move ordering: the table's move first, then (above depth 1) the move that leaves the
 opponent the fewest replies, corners before other squares, good squares before bad ones.
+
+What the pure search does not do (so only full-width scores are compared with it): probable
+cuts (Multi-ProbCut, ``search.probcut``) at a selectivity below ``FULL_WIDTH``, where a
+calibration exists; from ``SORT_SEARCH_DEPTH`` on, a shallow search of each move to order
+them; and a search to the end handed to the compiled exact solver even when selective, from
+``SELECTIVE_EXACT_EMPTIES`` down.
 
 The search cannot read a clock: it polls ``stop[0]`` at every node and returns at once
 when another thread has set it (``search.StopSignal``: ``Engine.stop`` or the deadline's
@@ -130,6 +137,9 @@ SIGNATURE = (
 )
 
 
+# Long on purpose, for speed: a node's whole work (table probe, probable cut, move ordering,
+# the loop over its children) stays in this one function, with the small helpers inlined
+# (``kernel(inline=True)``), so that a node makes no call but its children's.
 @kernel(SIGNATURE)
 def negamax(
     n: int,

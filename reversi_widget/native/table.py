@@ -1,6 +1,6 @@
 """The transposition table of the compiled searches: one layout, one probe and one store for
-the midgame search and the exact solver alike (the compiled twin of ``search.probe`` and
-``search.bounds``).
+the midgame search and the exact solver alike. What bounds tell a window and what a result
+proves are the pure ``search.probe`` and ``search.bounds`` themselves, compiled.
 
 A table is a numpy ``uint64`` array of ``(slots, 3)``: the two bitboards of a position, then
 one word that packs its bounds, the depth they hold for, the best move, the selectivity of the
@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..search import INFINITY
+from ..search import bounds as search_bounds
+from ..search import probe as search_probe
 from .bits import ZERO, kernel, signed, u64, unsigned
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "find",
     "lower_of",
     "probe",
+    "probe_bounds",
     "selectivity_of",
     "store",
     "table_move",
@@ -125,30 +128,21 @@ def find(table: np.ndarray, p: int, o: int) -> int:
     return -1
 
 
+#: ``search.probe``: what a node's (lower, upper) bounds tell a window (the pure function, compiled).
+probe_bounds = kernel("UniTuple(int64, 3)(int64, int64, int64, int64)", inline=True)(search_probe)
+
+
 @kernel("UniTuple(int64, 3)(uint64, int64, int64)", inline=True)
 def probe(data: int, alpha: int, beta: int) -> tuple[int, int, int]:
     """What an entry's bounds tell a search with window (alpha, beta): ``(value, alpha,
     beta)`` where ``value`` is the node's fail-soft result when the entry settles it, else
     ``NO_VALUE`` with the window narrowed by the bounds (``search.probe``)."""
-    lower, upper = lower_of(data), upper_of(data)
-    if lower >= beta:
-        return lower, alpha, beta
-    if upper <= alpha:
-        return upper, alpha, beta
-    if lower == upper:
-        return lower, alpha, beta
-    return NO_VALUE, max(alpha, lower), min(beta, upper)
+    return probe_bounds(lower_of(data), upper_of(data), alpha, beta)
 
 
-@kernel("UniTuple(int64, 2)(int64, int64, int64)", inline=True)
-def bounds(best: int, alpha: int, beta: int) -> tuple[int, int]:
-    """The (lower, upper) bounds a fail-soft result ``best`` of the window (alpha, beta)
-    proves (``search.bounds``)."""
-    if best <= alpha:
-        return -INFINITY, best
-    if best >= beta:
-        return best, INFINITY
-    return best, best
+#: ``search.bounds``: the (lower, upper) bounds a fail-soft result of a window proves (the
+#: pure function, compiled).
+bounds = kernel("UniTuple(int64, 2)(int64, int64, int64)", inline=True)(search_bounds)
 
 
 @kernel("void(uint64[:, :], uint64, uint64, int64, int64, int64, int64, int64, int64)", inline=True)

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis import Analysis, MoveAnalysis, MoveReview, analyse, review, review_totals
+from ..analysis import Analysis, analyse
 from ..errors import ReversiError
+from ..game_review import MoveReview, review, review_totals
 from ..progress import Progress
 from ..search import StopSignal
+from ..search.root import MoveAnalysis
 from ..squares import BLACK, WHITE
 from .exploring import ExplorerPanel
 from .live import LiveEvaluation, live_wanted

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..analysis import REVIEW_MARKS, analyse, judge
+from ..analysis import analyse
 from ..board import Board
+from ..game_review import REVIEW_MARKS, judge
 from ..move import Move
 from ..progress import Progress
 from ..reasons import MistakeReason, why

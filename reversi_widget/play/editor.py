@@ -10,6 +10,8 @@ unless neither side has (R18). A refused position keeps the editor open with the
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..board import Board, Move
 from ..errors import InvalidPositionError
 from ..geometry import geometry, squares_of
@@ -19,7 +21,7 @@ from ..squares import BLACK, WHITE, Color, square_name
 from .session import Session
 from .texts import Listed, Refusal, Text, color_text, quote_input
 
-__all__ = ["EDIT_INTENTS", "Editor", "edit_action"]
+__all__ = ["EDIT_INTENTS", "Editor", "EditorMethods", "edit_action"]
 
 
 class Editor:
@@ -141,3 +143,37 @@ def edit_action(session: Session, kind: str, move: Move | None = None, color: st
     if kind != "edit_done":
         session.clear_notice()  # a refusal shown before is out of date
     return None
+
+
+class EditorMethods:
+    """The position editor from Python: ``ReversiWidget`` has these methods."""
+
+    def _act(self, action: Callable[[Session], Refusal | None]) -> None:
+        """One action of the session, its refusal raised (the widget's own)."""
+        raise NotImplementedError
+
+    def edit(self) -> None:
+        """Edit mode: the board shows the position being set up; the game waits."""
+        self._act(lambda session: edit_action(session, "edit"))
+
+    def edit_square(self, square: Move | str) -> None:
+        """Cycle a square empty -> black -> white -> empty."""
+        self._act(lambda session: edit_action(session, "edit_square", session.board.parse_move(square)))
+
+    def edit_turn(self, color: str) -> None:
+        """``"black"`` or ``"white"`` to move."""
+        self._act(lambda session: edit_action(session, "edit_turn", color=color))
+
+    def edit_clear(self) -> None:
+        self._act(lambda session: edit_action(session, "edit_clear"))
+
+    def edit_start(self) -> None:
+        self._act(lambda session: edit_action(session, "edit_start"))
+
+    def edit_done(self) -> None:
+        """Leave edit mode with the position set up; refused (and still editing) when the
+        rules cannot accept it: empty centre squares, a disc apart, a side that must pass."""
+        self._act(lambda session: edit_action(session, "edit_done"))
+
+    def edit_cancel(self) -> None:
+        self._act(lambda session: edit_action(session, "edit_cancel"))

@@ -17,6 +17,7 @@ from ..squares import parse_square, square_name
 from .aids import Aids
 from .coach import COACH_INTENTS, coach_action
 from .editor import EDIT_INTENTS, edit_action
+from .practising import practice_done, practice_flip, practice_reveal
 from .puzzling import PUZZLE_INTENTS, hides_answer, puzzle_action
 from .quizzing import QUIZ_INTENTS, quiz_action
 from .session import Session
@@ -91,9 +92,9 @@ ACTIONS: dict[str, Action] = {
     "redo": lambda session, aids, intent: session.redo(),
     "new_game": lambda session, aids, intent: session.new_game(),
     "jump": lambda session, aids, intent: session.jump(intent.to),
-    "practice_flip": lambda session, aids, intent: session.practice_flip(intent.move),
-    "practice_done": lambda session, aids, intent: session.practice_done(),
-    "practice_reveal": lambda session, aids, intent: session.practice_reveal(),
+    "practice_flip": lambda session, aids, intent: practice_flip(session, intent.move),
+    "practice_done": lambda session, aids, intent: practice_done(session),
+    "practice_reveal": lambda session, aids, intent: practice_reveal(session),
     "hint": lambda session, aids, intent: _hint(session, aids),
     "review": lambda session, aids, intent: aids.review(),
     "pause": lambda session, aids, intent: session.pause(),

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..analysis import Analysis, MoveAnalysis, MoveReview, review_mark
+from ..analysis import Analysis
 from ..board import Board, Move
 from ..errors import ReversiError
+from ..game_review import MoveReview, review_mark
 from ..i18n import translate
+from ..search.root import MoveAnalysis
 from .texts import COLOR_KEY
 
 __all__ = ["line_entry", "line_note", "lines_picture", "marked_lines", "review_lines"]

@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..analysis import Analysis, MoveAnalysis
+from ..analysis import Analysis
 from ..board import Board, Move
 from ..i18n import translate
+from ..search.root import MoveAnalysis
 from ..squares import BLACK, Color
 from ..winchance import black_win_chance, load_model
 from .puzzling import hides_answer

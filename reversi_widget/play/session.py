@@ -3,9 +3,10 @@
 A ``Session`` owns the position, the line of moves shown (so moves can be redone) within
 the tree of every line played (``tree``, a ``Game``: a move played in the middle of the
 line keeps what followed as a variation, play/variations.py), the two players and a
-pending practice move. Each action is one method that either changes the game and
-returns None, or returns a ``Refusal`` and leaves everything as it was; the widget's
-Python methods raise the refusal, its intents show it as a notice.
+pending practice move (whose actions are play/practising.py's). Each action is one method
+that either changes the game and returns None, or returns a ``Refusal`` and leaves
+everything as it was; the widget's Python methods raise the refusal, its intents show it as
+a notice.
 
 A computer's move is asked for by whoever runs the work (``computer_due`` and ``think``),
 computed elsewhere on a copy, and handed back to ``computer_moved``, which plays it only
@@ -24,12 +25,11 @@ from ..errors import IllegalMoveError, InvalidMoveError, ReversiError
 from ..explain import explain
 from ..game import Game
 from ..players import Player, player_name
-from ..practice import FlipRefusal, PracticeError, PracticeMove
+from ..practice import PracticeError, PracticeMove
 from ..squares import BLACK, WHITE, Color, square_name
 from .texts import (
     COLOR_KEY,
     Explained,
-    Joined,
     Plain,
     Refusal,
     Renders,
@@ -39,7 +39,6 @@ from .texts import (
     player_title,
     quote_input,
     result_text,
-    squares_text,
 )
 
 if TYPE_CHECKING:
@@ -53,12 +52,6 @@ __all__ = ["DEMO_LINE_STEPS", "NavigationError", "Notice", "Played", "Session", 
 #: "Show me" walks a move in steps of the animation: the disc lands, each flanked line is
 #: lit for DEMO_LINE_STEPS, then the discs flip one by one (js/PROTOCOL.md, "Show me").
 DEMO_LINE_STEPS = 2
-
-_FLIP_REFUSALS = {
-    FlipRefusal.EMPTY: "notice_refused_practice_empty",
-    FlipRefusal.PLACED: "notice_refused_practice_placed",
-    FlipRefusal.OWN: "notice_refused_practice_own",
-}
 
 _log = logging.getLogger(__name__)
 
@@ -216,7 +209,7 @@ class Session:
         if self.editor is not None:
             return Refusal(Text("notice_refused_editing"))
         try:
-            self._push(move)
+            self.push(move)
         except IllegalMoveError:  # the rule that forbids it, in one sentence (R10-R19)
             return Refusal(Explained(explain(self.board, move)), IllegalMoveError, "explain")
         self.clear_notice()
@@ -357,7 +350,7 @@ class Session:
         board = self.board
         while board.ply == len(self.line) and not board.is_game_over() and board.must_pass():
             color = board.turn
-            self._push(Move.null(board.size))
+            self.push(Move.null(board.size))
             self.notify("pass", pass_notice(self.board, color), lasting=True)
 
     def pass_wait(self) -> float:
@@ -399,7 +392,7 @@ class Session:
             if not isinstance(choice, (Move, str)):
                 raise InvalidMoveError(f"choose() returned {quote_input(choice)}, not a Move")
             kept = self.notice if self.notice is not None and self.notice.lasting else None
-            self._push(self.board.parse_move(choice))
+            self.push(self.board.parse_move(choice))
             if kept is not None and not self.board.is_game_over():  # at the end the banner stands alone
                 # A pass is said until the side that passed acts, with the moves the computer makes
                 # meanwhile; feedback on the learner's move outlives the reply to it.
@@ -416,113 +409,9 @@ class Session:
         """Seconds until the views have walked through the last move ("show me")."""
         return self.demo_until - time.monotonic()
 
-    # -- practice (R17) -----------------------------------------------------------------------
-
-    def set_practice_mode(self, on: bool) -> None:
-        """Practice switched off with a disc placed: the move is played with its true flips,
-        outside the tally (the learner chose to stop practising)."""
-        self.practice_mode = on
-        if not on and self.practice is not None:
-            self._push(self.practice.move)
-            self.clear_notice()
-            self.advance()
-
-    def practice_place(self, move: Move) -> Refusal | None:
-        """Place a disc for the side to move as a practice move: nothing flips yet."""
-        board = self.board
-        refusal = self._practice_off("practice_place") or self.practice_waiting() or self.human_refusal(PracticeError)
-        if refusal is not None:
-            return refusal
-        if not move or board.in_placement():
-            text = Plain(f"{move}: only a disc placed under the normal rules flips discs to practise")
-            return Refusal(text, PracticeError)
-        if move not in board.legal_moves:
-            return Refusal(Explained(explain(board, move)), IllegalMoveError, "explain")
-        self.practice = PracticeMove.start(board, move)
-        self.clear_notice()
-        return None
-
-    def practice_flip(self, move: Move) -> Refusal | None:
-        """Turn an opponent disc of the waiting practice move (or turn it back)."""
-        refusal = self._no_practice("practice_flip")
-        if refusal is not None:
-            return refusal
-        practice = self.practice
-        assert practice is not None
-        if move.square is None:
-            return Refusal(Plain(f"practice_flip needs the square of a disc, got {move}"), PracticeError)
-        why = practice.refusal(move.square)
-        if why is not None:
-            return Refusal(Text(_FLIP_REFUSALS[why], square=str(move)), PracticeError)
-        practice.toggle(move.square)
-        return None
-
-    def practice_done(self) -> Refusal | None:
-        """Check the flips: right, the move is played; else the wrong and missed discs are
-        marked and a notice says which."""
-        refusal = self._no_practice("practice_done")
-        if refusal is not None:
-            return refusal
-        practice = self.practice
-        assert practice is not None
-        first = not practice.checked
-        right = practice.check()
-        if first:  # the tally counts them now, beside the feedback that names them
-            self.mistakes += practice.mistakes or 0
-        if not right:
-            size = practice.move.size
-            problems: list[Renders] = []
-            if practice.wrong:
-                problems.append(squares_text("practice_should_not_flip", _names(practice.wrong, size)))
-            if practice.missed:
-                problems.append(squares_text("practice_should_flip", _names(practice.missed, size)))
-            text = Text("notice_practice_not_yet", square=str(practice.move), problems=Joined(tuple(problems)))
-            self.notify("explain", text)
-            return None
-        expl = Explained(explain(self.board, practice.move))
-        self._complete_practice(practice)
-        self.notify("info", Text("notice_practice_correct", explanation=expl), lasting=True)
-        self.advance()
-        return None
-
-    def practice_reveal(self) -> Refusal | None:
-        """Show the answer: play the waiting practice move with its true flips (mistakes count)."""
-        refusal = self._no_practice("practice_reveal")
-        if refusal is not None:
-            return refusal
-        practice = self.practice
-        assert practice is not None
-        first = not practice.checked
-        practice.reveal()
-        if first:
-            self.mistakes += practice.mistakes or 0
-        expl = Explained(explain(self.board, practice.move))
-        flips = ", ".join(_names(sorted(practice.correct), practice.move.size))
-        self._complete_practice(practice)
-        self.notify("info", Text("notice_practice_revealed", explanation=expl, flips=flips), lasting=True)
-        self.advance()
-        return None
-
-    def _practice_off(self, kind: str) -> Refusal | None:
-        if self.practice_mode:
-            return None
-        return Refusal(Text("notice_refused_practice_off", kind=kind), PracticeError)
-
-    def _no_practice(self, kind: str) -> Refusal | None:
-        refusal = self._practice_off(kind)
-        if refusal is None and self.practice is None:
-            refusal = Refusal(Text("notice_refused_practice_none"), PracticeError)
-        return refusal
-
-    def _complete_practice(self, practice: PracticeMove) -> None:
-        """The flips are settled: play the move for real and count it (its mistakes were
-        counted at its first check)."""
-        self.practised += 1
-        self._push(practice.move)
-
     # -- changing the position ----------------------------------------------------------------
 
-    def _push(self, move: Move) -> None:
+    def push(self, move: Move) -> None:
         """Play a legal move here: the next move of the line goes on along it, another one
         goes into its variation (made new, after what was played there before); raise and
         change nothing if it is not legal."""
@@ -591,7 +480,3 @@ def walk_through(board: Board, move: Move) -> tuple[dict[str, object], int]:
     ]
     walk = {"ply": board.ply + 1, "move": str(move), "color": COLOR_KEY[board.turn], "lines": lines}
     return walk, 1 + DEMO_LINE_STEPS * len(lines) + len(expl.flips)
-
-
-def _names(squares: list[int], size: int) -> list[str]:
-    return [square_name(sq, size) for sq in squares]

@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, Union
 
-from ..analysis import MoveAnalysis
 from ..board import Board, Outcome
 from ..engine import Engine
 from ..errors import ReversiError
 from ..explain import Explanation
 from ..i18n import translate
 from ..players import Player, player_name
+from ..search.root import MoveAnalysis
 from ..squares import BLACK, WHITE, Color
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Variations in the widget: every line played stays in the session's tree (``Session.tree``).
 
 A move played in the middle of the line shown goes into a variation and what followed it is
-kept (``Session._push``). The views name a node by its number (``GameNode.number``, never
+kept (``Session.push``). The views name a node by its number (``GameNode.number``, never
 given twice in a game), so a message about a node that was deleted meanwhile is refused,
 not applied to another. The move list shows the line shown with, after each of its moves,
 the other moves played there, each with its own main continuation (js/PROTOCOL.md,

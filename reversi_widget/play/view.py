@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..analysis import MoveReview, evaluations, move_label, review_mark
+from ..analysis import move_label
 from ..board import Board, Move, Outcome
 from ..errors import ReversiError
+from ..game_review import MoveReview, evaluations, review_mark
 from ..i18n import translate
 from ..openings import name as opening_name
 from ..reasons import why

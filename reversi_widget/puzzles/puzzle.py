@@ -30,7 +30,6 @@ import html
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .. import native
 from ..analysis import move_label
 from ..board import Board, Move
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
@@ -40,7 +39,7 @@ from ..notation import format_line
 from ..rules import Rules
 from ..search import INFINITY, check_searchable, paused_gc
 from ..search.endgame import Endgame, make_endgame
-from ..solver import WAIT_EMPTIES
+from ..solver import wait_for_compiled_solver
 from ..squares import BLACK
 
 __all__ = [
@@ -207,8 +206,7 @@ def endgame_search(rules: Rules, empties: int) -> Endgame:
     """A solver for positions of up to ``empties`` empty squares under ``rules``: from
     ``solver.WAIT_EMPTIES`` on it waits for the compiled one, as ``solve`` does (seconds of
     compiling, once, against minutes of pure Python a position)."""
-    if rules.size in native.SIZES and empties >= WAIT_EMPTIES:
-        native.wait("endgame")
+    wait_for_compiled_solver(rules.size, empties)
     return make_endgame(rules.size, rules.goal, rules.scoring)
 
 

@@ -134,6 +134,9 @@ class EndgameSearch:
         """A principal line from ``(p, o)`` (see ``best_line``)."""
         return best_line(self, p, o, first, limit)
 
+    # Long on purpose, for speed: the searches are closures over the locals below (a local
+    # name is read faster than an attribute or a global in CPython), so they are written out
+    # here, in one function, with the node's whole work inside each of them.
     def _build(self) -> None:
         geo = geometry(self.size)
         moves, flips = geo.moves, geo.flips
