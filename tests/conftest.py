@@ -37,28 +37,26 @@ SLOW_FIRST = (
     "test_records_stress.py",
     "test_wthor.py",
 )
-#: The modules whose tests use the JupyterLab server.
-LAB_MODULES = (
-    "test_widget_e2e.py",
-    "test_widget_lab.py",
-    "test_puzzles_lab.py",
-    "test_coach_lab.py",
-    "test_variations_lab.py",
-)
 
 
-def unit_of(item: pytest.Item) -> str:
+def lab_modules(items: list[pytest.Item]) -> set[Path]:
+    """The test modules where some test uses the JupyterLab server (found from the fixtures
+    each test asks for, so that a new module with lab tests joins the others by itself)."""
+    return {item.path for item in items if "lab_server" in getattr(item, "fixturenames", ())}
+
+
+def unit_of(item: pytest.Item, lab: set[Path]) -> str:
     """The unit of work a test belongs to: its module, or the modules sharing the server."""
-    name = item.path.name
-    return "jupyterlab" if name in LAB_MODULES else item.path.relative_to(item.config.rootpath).as_posix()
+    return "jupyterlab" if item.path in lab else item.path.relative_to(item.config.rootpath).as_posix()
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    lab = lab_modules(items)
     rank = {name: i for i, name in enumerate(SLOW_FIRST)}
-    items.sort(key=lambda item: rank.get(unit_of(item).rsplit("/", 1)[-1], len(rank)))  # stable: else as collected
+    items.sort(key=lambda item: rank.get(unit_of(item, lab).rsplit("/", 1)[-1], len(rank)))  # stable: as collected
     for item in items:
-        item.add_marker(pytest.mark.xdist_group(unit_of(item)))
+        item.add_marker(pytest.mark.xdist_group(unit_of(item, lab)))
 
 
 @pytest.fixture(scope="module")

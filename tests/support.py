@@ -58,6 +58,18 @@ def play_random(board: Board, rng: random.Random, plies: int | None = None) -> B
     return board
 
 
+def cpu_seconds(thread: threading.Thread | None = None) -> float:
+    """CPU seconds used so far by ``thread`` (default: the calling one). What a search costs,
+    measured so that a loaded machine does not change it, as it stretches the wall clock: a
+    deadline is kept in wall time, so a search that keeps it uses at most that much CPU (plus
+    its overrun), and one that ignores it uses far more. Other threads (a background compile,
+    another test's) are not counted."""
+    if thread is None or thread.ident == threading.get_ident():
+        return time.thread_time()
+    assert thread.ident is not None, "the thread has not started"
+    return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+
+
 def unavailable(reason: str) -> NoReturn:
     """A test's outside need is missing: a failure in CI (where it must run), a skip elsewhere."""
     import pytest

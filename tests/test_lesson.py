@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ pytestmark = pytest.mark.slow
 
 LESSON = Path(__file__).resolve().parent.parent / "examples" / "02-learn-the-rules.ipynb"
 RULES = [f"R{n}" for n in range(1, 27)]
+#: CPU seconds the lesson may take in its kernel, top to bottom (a class waits for it).
 MAX_SECONDS = 30
 
 
@@ -42,6 +42,18 @@ class Lesson:
         return "".join(out.get("text", "") for out in cell.outputs if out.get("output_type") == "stream")
 
 
+def kernel_cpu(client: NotebookClient, notebook: Any) -> float:
+    """CPU seconds the notebook's kernel has used so far: what the lesson costs, which a loaded
+    machine does not stretch as it does the wall clock. Asked in a cell of its own, removed after."""
+    cell = nbformat.v4.new_code_cell("print(__import__('time').process_time())")
+    notebook.cells.append(cell)
+    try:
+        client.execute_cell(cell, len(notebook.cells) - 1)
+    finally:
+        notebook.cells.pop()
+    return float("".join(out.get("text", "") for out in cell.outputs))
+
+
 @pytest.fixture(scope="module")
 def lesson() -> Iterator[Lesson]:
     notebook = nbformat.read(LESSON, as_version=4)
@@ -56,10 +68,10 @@ def lesson() -> Iterator[Lesson]:
         resources={"metadata": {"path": str(LESSON.parent)}},
     )
     with client.setup_kernel():
-        started = time.monotonic()
+        started = kernel_cpu(client, notebook)
         for index, cell in enumerate(notebook.cells):
             client.execute_cell(cell, index)
-        seconds = time.monotonic() - started
+        seconds = kernel_cpu(client, notebook) - started
         client.set_widgets_metadata()
         yield Lesson(notebook, client, seconds)
 

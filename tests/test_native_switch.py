@@ -73,8 +73,19 @@ def test_compiled_when_not_forced(tmp_path: Path, value: str) -> None:
 
 
 DURING_A_COLD_COMPILE = """
+import importlib, threading
 from reversi_widget import Board, analyse, native
 from reversi_widget.widget import ReversiWidget
+
+# The compilation is held back until the answers are in, as on a slow machine (on a fast one it
+# could end first, and the answers would not show that they do not wait for it: they would
+# hang here if they did).
+compiled, release = importlib.import_module, threading.Event()
+def held(name, *args):
+    if name.startswith("reversi_widget.native."):
+        release.wait(300)
+    return compiled(name, *args)
+importlib.import_module = held
 
 w = ReversiWidget(analysis_depth=3)  # the first board starts the compilation in the background
 w.hint()
@@ -82,6 +93,7 @@ hinted = w.wait(60)
 board = Board.from_transcript("f5d6c3")
 every_move = len(analyse(board, depth=3).moves) == len(board.legal_moves)
 print(hinted, w.hints != [], every_move, native.ready("moves"), native.ready("midgame"))
+release.set()
 """
 
 

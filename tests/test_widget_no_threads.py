@@ -133,12 +133,14 @@ def test_two_computers_play_a_whole_game_inside_wait() -> None:
 
 
 def test_wait_gives_up_at_its_timeout_and_can_be_asked_again() -> None:
-    w, _ = widget(white="greedy", move_delay=1.0)
+    w, _ = widget(white="greedy", move_delay=2.0)
     click(w, "d3")
     start = time.monotonic()
     assert not w.wait(0.2)
-    assert 0.15 < time.monotonic() - start < 0.9 and w.ply == 1 and w.thinking
-    assert w.wait(5) and w.ply == 2
+    # It waited its time, and gave up before the reply (which comes 2 s after the click): a
+    # loaded machine only makes the wait later, so no upper bound on the clock is needed.
+    assert time.monotonic() - start > 0.15 and w.ply == 1 and w.thinking
+    assert w.wait(60) and w.ply == 2
 
 
 def test_a_failing_computer_still_pauses_the_game_with_a_notice() -> None:
