@@ -80,10 +80,19 @@ def up_to_date(source: Path, copy: Path, wanted: str) -> bool:
     return bool(metadata.get(METADATA_KEY, {}).get("source") == wanted)
 
 
+def run_unseen(client: NotebookClient, cell: Any, index: int) -> None:
+    """Run ``cell`` in the notebook's kernel without it showing in the notebook: nbclient puts
+    the cell it ran at ``index``, so the notebook's own cell is put back, and its count is kept."""
+    own = client.nb.cells[index] if index < len(client.nb.cells) else None
+    client.execute_cell(cell, index, store_history=False)
+    if own is not None:
+        client.nb.cells[index] = own
+
+
 def pictures_of(client: NotebookClient, model_id: str, index: int) -> list[Any]:
     """The outputs that stand for the widget ``model_id`` in a static page."""
     probe = nbformat.v4.new_code_cell(_PICTURE.format(model_id=model_id))
-    client.execute_cell(probe, index)
+    run_unseen(client, probe, index)
     text = "".join(o.get("text", "") for o in probe.outputs if o.get("name") == "stdout")
     boards = json.loads(text)
     if not boards:  # a widget without a board: said in words
@@ -120,7 +129,7 @@ def execute(source: Path, copy: Path) -> None:
         resources={"metadata": {"path": str(EXAMPLES)}},
     )
     with client.setup_kernel():
-        client.execute_cell(nbformat.v4.new_code_cell(_RECORD_WIDGETS), 0)
+        run_unseen(client, nbformat.v4.new_code_cell(_RECORD_WIDGETS), 0)
         for index, cell in enumerate(notebook.cells):
             if cell.cell_type != "code":
                 continue
