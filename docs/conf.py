@@ -33,7 +33,8 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 templates_path = ["_templates"]
 html_theme = "furo"
 html_title = "reversi-widget"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["docs.css"]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3

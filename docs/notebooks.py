@@ -9,9 +9,9 @@ the position that board showed right after that cell ran (``reversi_widget.svg``
 status line the widget showed; the "Try it" link at the top opens the notebook itself, live,
 in the JupyterLite site placed beside the docs (``scripts/docs.sh --lite``).
 
-A copy is made again only when the source notebook or the package has changed since (the hash
-of both is kept in the copy's metadata), so a second build costs nothing. Any error in a cell
-stops the build, naming the notebook and the cell.
+A copy is made again only when the source notebook, this runner or the package has changed
+since (their hash is kept in the copy's metadata), so a second build costs nothing. Any error
+in a cell stops the build, naming the notebook and the cell.
 """
 
 from __future__ import annotations
@@ -64,8 +64,9 @@ print(_docs_json.dumps([_docs_picture(b) for w in _docs_shown for b in _docs_boa
 
 
 def source_hash(source: Path) -> str:
-    """The hash of a notebook's source and of every file of the package it runs."""
+    """The hash of a notebook's source, of this runner and of every file of the package it runs."""
     digest = hashlib.sha256(source.read_bytes())
+    digest.update(Path(__file__).read_bytes())
     for path in sorted((ROOT / "reversi_widget").rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
             digest.update(path.relative_to(ROOT).as_posix().encode())
@@ -110,7 +111,7 @@ def pictures_of(client: NotebookClient, model_id: str, index: int) -> list[Any]:
 
 
 def try_it_cell(name: str) -> Any:
-    link = f'<a class="try-it" href="{LITE_FROM_TUTORIAL}{name}">Try it: open this notebook in your browser</a>'
+    link = f'<a class="try-it" href="{LITE_FROM_TUTORIAL}{name}">Try it live: open this notebook in your browser</a>'
     note = (
         "The boards below are pictures of what each live board showed when this page was made. "
         "The link opens the notebook in the JupyterLite site, where Python runs in your browser "
