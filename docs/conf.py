@@ -47,6 +47,7 @@ nb_output_stderr = "remove"
 
 autosummary_generate = True
 autosummary_imported_members = True
+autosummary_ignore_module_all = False  # a module page documents its __all__
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_typehints_description_target = "documented"
@@ -54,7 +55,12 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 
 # Offline, other projects' inventories are not fetched: names from the standard library and
 # from the packages this one builds on are left as text. Every name of this package resolves.
-STANDARD_MODULES = "typing|typing_extensions|collections|collections\\.abc|pathlib|os|enum|concurrent|sqlite3|threading"
+STANDARD_MODULES = "|".join(
+    (
+        *("datetime", "logging", "typing", "typing_extensions", "collections", "collections\\.abc"),
+        *("pathlib", "os", "enum", "concurrent", "sqlite3", "threading"),
+    )
+)
 nitpick_ignore_regex = [
     (r"py:.*", rf"({STANDARD_MODULES})\..*"),
     (r"py:.*", r"(traitlets|ipywidgets|anywidget|numpy)\..*"),
@@ -78,6 +84,9 @@ def constant_doc(app: Any, what: str, name: str, obj: object, options: Any, line
         if comment:
             lines[:] = list(comment)
             return
+    own = (type(obj).__doc__ or "").strip().splitlines()
+    if own and lines and lines[0].strip() == own[0].strip():
+        lines[:] = []  # no comment anywhere: its value says enough, its type's docstring nothing
 
 
 def documented_elsewhere(app: Any, env: Any, node: Any, contnode: Any) -> Any:

@@ -6,6 +6,7 @@ the board, with Python running in the browser.
 
 from __future__ import annotations
 
+import importlib
 import re
 import subprocess
 import sys
@@ -50,6 +51,14 @@ def test_every_error_type_has_its_section() -> None:
         assert "What to do" in section.group(1), name
 
 
+def test_every_picture_is_shown_on_a_page() -> None:
+    """The pictures docs/make_images.py makes (they were the README's) each have their page."""
+    pages = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").rglob("*.md"))
+    pictures = sorted(p.name for p in (ROOT / "docs" / "images").iterdir())
+    assert len(pictures) >= 15
+    assert [name for name in pictures if f"images/{name})" not in pages] == []
+
+
 # -- the built site ---------------------------------------------------------------------------
 
 
@@ -85,6 +94,20 @@ def test_every_public_name_has_a_page(docs: Path) -> None:
     generated = docs / "docs" / "api" / "generated"
     missing = [name for name in reversi_widget.__all__ if not (generated / f"reversi_widget.{name}.html").is_file()]
     assert not missing
+
+
+def test_every_public_module_has_a_page_with_its_names(docs: Path) -> None:
+    """The modules the API reference lists (records, puzzles, deck, explorer...): an entry for
+    every name of each module's ``__all__``, on the module's page."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in API_PAGE.parent.glob("*.md"))
+    modules = re.findall(r"^   (reversi_widget\.[\w.]+)$", text.split("## Modules")[1], re.M)
+    modules += re.findall(r"^\.\. py:currentmodule:: (reversi_widget[\w.]*)$", text, re.M)
+    assert {"reversi_widget.records", "reversi_widget.puzzles", "reversi_widget.explain"} <= set(modules)
+    pages = "\n".join(p.read_text(encoding="utf-8") for p in (docs / "docs" / "api").rglob("*.html"))
+    for module in modules:
+        names = importlib.import_module(module).__all__
+        missing = [name for name in names if f'id="{module}.{name}"' not in pages]
+        assert not missing, (module, missing)
 
 
 def test_every_tutorial_has_its_try_it_link(docs: Path) -> None:
