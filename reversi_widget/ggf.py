@@ -129,7 +129,7 @@ def load_ggf(path: str | os.PathLike[str]) -> list[Game]:
     """Every game of a GGF file; errors name the file as well as the game and move.
 
     The file's size is checked before it is read: a file past the limit is refused unread.
-    Its ``OSError``s (missing, a folder, unreadable) stay ``OSError``s that name it."""
+    Its ``OSError`` exceptions (missing, a folder, unreadable) stay such exceptions, naming it."""
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size

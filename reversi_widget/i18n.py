@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from .errors import ReversiError
 
+#: The languages of every text: English, Catalan, Polish, Ukrainian.
 LANGUAGES: tuple[str, ...] = ("en", "ca", "pl", "uk")
 SECTIONS: tuple[str, ...] = ("widget", "explain")
 

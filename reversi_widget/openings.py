@@ -58,7 +58,9 @@ __all__ = [
     "read_openings",
 ]
 
+#: The first line of a table of openings: it names the format and its version.
 FORMAT_LINE = "# reversi-widget openings 1"
+#: The table that ships with the package.
 OPENINGS_FILE = Path(__file__).parent / "data" / "openings.txt"
 #: Longest table read; a longer file is refused before it is read.
 MAX_FILE_BYTES = 1024 * 1024

@@ -91,11 +91,16 @@ __all__ = [
     "square_name",
 ]
 
+#: A side, as python-chess has it: ``BLACK`` is ``True``, ``WHITE`` is ``False``.
 Color = bool
+#: Black, who moves first (R9).
 BLACK: Color = True
+#: White.
 WHITE: Color = False
+#: Each side's name in English, as messages and records write it.
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 
+#: A square: its index ``row * size + column``, a1 being 0 (see ``parse_square``).
 Square = int
 
 MIN_SIZE = 4
@@ -162,6 +167,7 @@ def parse_square(name: str, size: int = 8) -> Square:
     return row * size + col
 
 
+#: The names of the 64 squares of the 8x8 board, by index: ``SQUARE_NAMES[0]`` is ``"a1"``.
 SQUARE_NAMES = [square_name(sq) for sq in range(64)]
 """Names of the 64 squares of the standard board, indexed by square."""
 

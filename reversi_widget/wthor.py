@@ -143,7 +143,7 @@ def read_wthor(path: str | os.PathLike[str]) -> Iterator[WthorRecord]:
     The header and the file's size are checked at once, before any record is read (so a
     huge or damaged file is refused without being read), and so are the name files; each
     record is checked as it is read, and a bad one raises naming the file and record. The
-    file's own ``OSError``s (missing, a folder, unreadable) stay ``OSError``s that name it."""
+    file's own ``OSError`` exceptions (missing, a folder, unreadable) stay such exceptions, naming it."""
     path = Path(path)
     header = _check_file(path)
     players, tournaments = _names(path.parent)

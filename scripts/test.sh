@@ -8,7 +8,7 @@
 # Types are checked meanwhile, and the compiled core is compiled once before the tests, so
 # that each worker loads it from numba's cache instead of compiling it again.
 # The JupyterLite site is built, and the front end type-checked and linted (scripts/jscheck.sh),
-# while the packages install.
+# while the packages install; the documentation builds while the tests run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +36,7 @@ js_checks=$!
 
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[test,fast,train]"
+.venv/bin/python -m pip install -q -e ".[test,fast,train,docs]"
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
@@ -47,12 +47,27 @@ mypy_pid=$!
 
 .venv/bin/python -c 'from reversi_widget import native; assert all(native.wait(k) for k in native.KERNELS)'
 
+# The documentation builds meanwhile (scripts/docs.sh, once the compiled core is cached): it runs
+# the example notebooks, whose runs tests/test_examples.py then checks instead of running them
+# again, and tests/test_docs_site.py opens the built site (tests/docs_site.py waits for it).
+export REVERSI_DOCS_BUILD_LOG
+REVERSI_DOCS_BUILD_LOG=$(mktemp)
+DOCS_PYTHON=.venv/bin/python setsid bash -c 'status=0; bash scripts/docs.sh >"$1" 2>&1 || status=$?; echo "$status" >"$1.part"; mv "$1.part" "$1.status"' \
+  docs-build "$REVERSI_DOCS_BUILD_LOG" &
+docs_build=$!
+trap 'kill -- "-$lite_build" 2>/dev/null || true; kill -- "-$docs_build" 2>/dev/null || true' EXIT
+
 parallel=(-n auto --dist loadgroup --no-loadscope-reorder --durations=25)
 status=0
 wait "$js_checks" || status=1
 cat "$js_log"
 rm -f "$js_log"
 .venv/bin/python -m pytest "${parallel[@]}" "$@" || status=$?
+while [ ! -f "$REVERSI_DOCS_BUILD_LOG.status" ]; do sleep 1; done
+if [ "$(cat "$REVERSI_DOCS_BUILD_LOG.status")" != 0 ]; then
+  tail -n 60 "$REVERSI_DOCS_BUILD_LOG"
+  status=1
+fi
 wait "$mypy_pid" || status=1
 cat "$types"
 rm -f "$types"

@@ -1,5 +1,5 @@
 """The widget in a real marimo app in Chromium: a cell that reads the game runs again after
-every move, the human's click and the computer's reply alike (README, "In marimo")."""
+every move, the human's click and the computer's reply alike (docs/howto/use-it-in-marimo.md)."""
 
 from __future__ import annotations
 

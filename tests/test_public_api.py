@@ -1,5 +1,5 @@
-"""Every public import of the README and the example notebooks works, and so do the import
-paths that were public before the package was laid out in folders (issue 28)."""
+"""Every public import of the README, the documentation's pages and the example notebooks
+works, and so do the import paths that were public before the package was laid out in folders (issue 28)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ import reversi_widget
 from reversi_widget.moved import MOVED
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: The README and every page of the documentation (where most of the README's text went).
+README = "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))])
 NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
 
 #: ``from reversi_widget... import a, b`` (doctest prompts allowed), and ``import reversi_widget...``.
