@@ -7,6 +7,7 @@ the board, with Python running in the browser.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import subprocess
 import sys
@@ -143,6 +144,12 @@ def test_the_link_check_finds_a_broken_link(tmp_path: Path) -> None:
     ]
 
 
+def first_board_cell(notebook: str) -> int:
+    """The index of the notebook's first cell that shows a board (``ReversiWidget(...)``)."""
+    cells = json.loads((ROOT / "examples" / notebook).read_text(encoding="utf-8"))["cells"]
+    return next(i for i, c in enumerate(cells) if c["cell_type"] == "code" and "ReversiWidget(" in "".join(c["source"]))
+
+
 @pytest.fixture(scope="module")
 def browser_on(placed: Path) -> Iterator[tuple[Any, str]]:
     try:
@@ -171,10 +178,20 @@ def test_a_tutorials_try_it_link_opens_it_live_in_the_jupyterlite_site(browser_o
         page.click("a.try-it")
         page.wait_for_url(re.compile(r"/lite/lab/"))
         page.wait_for_function(KERNEL_IDLE, timeout=180_000)
-        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        board = page.locator(".reversi-widget [data-square]").first
-        board.wait_for(timeout=180_000)
-        squares = page.eval_on_selector_all(".reversi-widget", "els => els[0].querySelectorAll('[data-square]').length")
-        assert squares == 64
+        cell = first_board_cell("01-play.ipynb")
+        page.evaluate(
+            """(cell) => {
+                const app = window.jupyterapp;
+                app.shell.currentWidget.content.activeCellIndex = cell;
+                return app.commands.execute('notebook:run-all-above')
+                    .then(() => app.commands.execute('notebook:run-cell'));
+            }""",
+            cell,
+        )
+        board = f".jp-Notebook .jp-Cell:nth-child({cell + 1}) .reversi-widget"
+        page.locator(f"{board} [data-square]").first.wait_for(timeout=180_000)
+        assert page.eval_on_selector_all(f"{board} [data-square]", "els => els.length") == 64
+        discs = page.eval_on_selector_all(f'{board} [data-square]:not([data-disc="empty"])', "els => els.length")
+        assert discs == 4  # the start: the notebook's first board, drawn by the widget with Python in the page
     finally:
         context.close()
