@@ -73,7 +73,7 @@ cat "$types"
 rm -f "$types"
 # These modules share no module-wide fixture: their tests are spread one by one, so that the
 # longest module (test_analysis.py) does not run on one worker alone.
-REVERSI_WIDGET_PURE=1 .venv/bin/python -m pytest -n auto --dist load tests/test_rules.py tests/test_board.py \
+REVERSI_WIDGET_PURE=1 .venv/bin/python -m pytest -n auto --dist load --durations=15 tests/test_rules.py tests/test_board.py \
   tests/test_geometry.py tests/test_properties.py tests/test_perft.py tests/test_solver.py tests/test_engine.py \
   tests/test_analysis.py tests/test_search.py tests/test_explorer.py || status=$?
 exit "$status"

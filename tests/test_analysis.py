@@ -256,12 +256,15 @@ def test_a_depth_limited_proof_is_a_proven_result_with_a_bound_on_its_margin() -
     choose proves a win or a loss, but its margin is a bound: the solver finds some wins
     larger and some losses larger than the search saw. Such a score is never called exact."""
     bounds = strict = 0
-    for seed in range(300):
+    for seed in range(1000):
         rng = random.Random(seed)
         rules = Rules(size=rng.choice([4, 6, 6, 8]), goal=rng.choice(["classic", "inverted"]),
                       scoring=rng.choice(["count", "tournament"]))  # fmt: skip
         board = play_random(Board(rules=rules), rng)
-        empties = rng.randint(4, 14)
+        # Up to 10 empty squares: there a search short of the end reaches finished games on
+        # every line often enough (39 bounds in these positions, 16 of them short of the margin);
+        # with 11 to 14, none did in 300 positions, and their pure searches took minutes.
+        empties = rng.randint(4, 10)
         while board.empty_count() < empties and board.move_stack:
             board.pop()
         if board.is_game_over() or board.must_pass():
@@ -281,7 +284,7 @@ def test_a_depth_limited_proof_is_a_proven_result_with_a_bound_on_its_margin() -
                 assert entry.result == "loss" and truth <= entry.score < 0
                 assert entry.score_text() == f"<={entry.score:.0f}" and entry.rank < -WIN
             strict += truth != entry.score
-    assert bounds >= 10 and strict >= 2  # the bounds are there, and some are not the margin
+    assert bounds >= 30 and strict >= 10  # the bounds are there, and some are not the margin
 
 
 def test_a_midgame_search_to_the_end_is_exact() -> None:
