@@ -19,6 +19,7 @@ from reversi_widget.deck import MISTAKE_LOSS, MistakeDeck, Sm2, deeper_depth, gr
 from reversi_widget.errors import InvalidPositionError, ReversiError
 from reversi_widget.game import Game
 from reversi_widget.i18n import LANGUAGES
+from reversi_widget.play.puzzling import PerfectDefence
 from reversi_widget.puzzles import Puzzle, format_puzzles, parse_puzzles
 from reversi_widget.puzzles.puzzle import ESTIMATE_MARGIN
 from reversi_widget.records import GameLog
@@ -420,6 +421,25 @@ def test_bad_arguments_are_refused(log: GameLog) -> None:
     for depth in (0, 21, True, 4.0):
         with pytest.raises(ReversiError, match="depth must be None or a search depth"):
             MistakeDeck.from_log(log, "ada", depth=depth)  # type: ignore[arg-type]
+
+
+def test_the_widget_plays_an_estimated_card_with_the_same_search(
+    searched: tuple[GameLog, MistakeDeck], log: GameLog
+) -> None:
+    """Its opponent is the depth-4 search until the solver reaches, the verdict says it is an
+    estimate, and the try goes into the log with that search named as the other side."""
+    _log, deck = searched
+    card = next(card for card in deck if card.depth is not None)
+    w = ReversiWidget(puzzle=[card.puzzle], learner="ada", log=log)
+    defence = w.white if card.puzzle.turn == BLACK else w.black
+    assert isinstance(defence, PerfectDefence) and defence.depth == DEEPER and defence.name == "depth-4 search"
+    w.play(str(card.played))
+    assert w.wait(60)
+    assert w.puzzle_state["verdict_kind"] == "wrong"
+    assert "by a depth-4 search (an estimate)" in str(w.puzzle_state["verdict"])
+    (kept,) = [game for game in log if "puzzle" in game.metadata]
+    assert kept.metadata["solved"] == "no" and "depth-4 search" in (kept.black_player, kept.white_player)
+    assert kept.metadata["score"] == str(card.puzzle.result(card.played).score)
 
 
 def test_the_widget_records_a_human_side_under_the_learners_name(log: GameLog) -> None:
