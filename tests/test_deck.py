@@ -13,13 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reversi_widget import Board, Rules
-from reversi_widget.deck import MISTAKE_LOSS, MistakeDeck, Sm2, grade, review
+from reversi_widget.analysis import analyse
+from reversi_widget.board import Move
+from reversi_widget.deck import MISTAKE_LOSS, MistakeDeck, Sm2, deeper_depth, grade, review
 from reversi_widget.errors import InvalidPositionError, ReversiError
 from reversi_widget.game import Game
 from reversi_widget.i18n import LANGUAGES
+from reversi_widget.play.puzzling import PerfectDefence
 from reversi_widget.puzzles import Puzzle, format_puzzles, parse_puzzles
+from reversi_widget.puzzles.puzzle import ESTIMATE_MARGIN
 from reversi_widget.records import GameLog
 from reversi_widget.solver import solve
+from reversi_widget.squares import BLACK
 from reversi_widget.widget import ReversiWidget
 
 DAY = date(2026, 3, 2)
@@ -218,6 +223,142 @@ def test_the_better_task_round_trips_a_puzzle_file_and_is_checked(log: GameLog) 
     assert best in puzzle.moves
 
 
+# -- earlier mistakes, found by a deeper search: cards that say they are estimates ----------------------
+
+DEEPER = 4  # plies: the pure search's own review depth on 6x6 is 4, the deck's suggestion 6
+
+
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[GameLog, MistakeDeck]:
+    log = GameLog(tmp_path_factory.mktemp("deck") / "games.sqlite")
+    for seed in range(3):
+        log.add(random_game(seed, "ada", "bob"))
+    return log, MistakeDeck.from_log(log, "ada", max_empties=10, depth=DEEPER, today=DAY)
+
+
+def positions_of(log: GameLog, learner: str) -> list[tuple[int, int, Board, Move]]:
+    """(game id, ply, position before the move, the move) for each of the learner's moves."""
+    out: list[tuple[int, int, Board, Move]] = []
+    for game in log.games(player=learner):
+        board = game.board().root()
+        for ply, move in enumerate(game.moves, 1):
+            if (game.black_player if board.turn else game.white_player) == learner:
+                out.append((int(game.metadata["id"]), ply, board.copy(stack=False), move))
+            board.push(move)
+    return out
+
+
+def depth_scores(position: Board) -> dict[Move, int]:
+    """Every legal move's depth-``DEEPER`` estimate, rounded to whole discs, searched anew."""
+    return {entry.move: round(entry.score) for entry in analyse(position, DEEPER).moves}
+
+
+def test_a_midgame_mistake_found_by_the_deeper_search_is_a_card_that_says_it_is_an_estimate(
+    searched: tuple[GameLog, MistakeDeck],
+) -> None:
+    _log, deck = searched
+    estimated = [card for card in deck if card.depth is not None]
+    assert estimated and all(card.depth == DEEPER for card in estimated)
+    for card in estimated:
+        position = card.puzzle.board()
+        assert position.empty_count() > 10  # before the solver's reach
+        scores = depth_scores(position)
+        assert card.loss == max(scores.values()) - scores[card.played] >= MISTAKE_LOSS
+        assert card.mark == ("??" if card.loss >= 12 else "?")
+        puzzle = card.puzzle
+        side = "Black" if position.turn else "White"
+        assert puzzle.task_text() == (
+            f"{side} to move: find a move that scores at least 6 discs more than {card.played}, the move played "
+            "here, by a depth-4 search (an estimate: no solver reaches this position)."
+        )
+        texts = [puzzle.task_text(), *(puzzle.verdict(move).text for move in puzzle.moves)]
+        assert all("depth-4 search" in text and "exact" not in text for text in texts)
+        for language in LANGUAGES:
+            for text in (puzzle.task_text(language), puzzle.verdict(card.played, language).text):
+                assert "4" in text and "{" not in text
+        row = deck._row(card)
+        assert row[2] == f"about {card.loss} (a depth-4 estimate)"
+    assert "a depth-4 estimate" in deck._repr_html_()
+    with pytest.raises(InvalidPositionError, match="estimates: a puzzle file keeps proven scores only"):
+        format_puzzles([estimated[0].puzzle])
+    with pytest.raises(ReversiError, match="nothing to prove"):
+        estimated[0].puzzle.prove()
+
+
+def test_an_estimated_card_judges_a_try_by_the_same_deeper_search(searched: tuple[GameLog, MistakeDeck]) -> None:
+    _log, deck = searched
+    judged_right = judged_wrong = 0
+    for card in (card for card in deck if card.depth is not None):
+        puzzle = card.puzzle
+        scores = depth_scores(puzzle.board())
+        for move, score in scores.items():
+            verdict = puzzle.verdict(move)
+            right = score >= scores[card.played] + ESTIMATE_MARGIN
+            assert (verdict.solved, verdict.score) == (right, score)
+            said = f"{move} scores {score:+d} by a depth-4 search (an estimate)"
+            assert verdict.text.startswith(said)
+            judged_right += right
+            judged_wrong += not right
+        best = max(scores, key=lambda move: scores[move])
+        assert puzzle.verdict(best).solved and not puzzle.verdict(card.played).solved
+        assert puzzle.verdict(card.played).text.startswith(f"{card.played} scores {scores[card.played]:+d}")
+        assert "not 6 discs more than" in puzzle.verdict(card.played).text
+    assert judged_right and judged_wrong
+
+
+def test_the_deeper_search_leaves_the_solvers_cards_as_they_were(searched: tuple[GameLog, MistakeDeck]) -> None:
+    log, deck = searched
+    exact = MistakeDeck.from_log(log, "ada", max_empties=10, today=DAY)
+    assert exact.cards and all(card.depth is None for card in exact)
+    kept = [card for card in deck if card.depth is None]
+    assert kept == exact.cards
+    assert deck.beyond == exact.beyond > 0 and deck.depth == DEEPER and exact.depth is None
+
+
+def test_a_move_the_deeper_search_does_not_find_to_lose_enough_makes_no_card(
+    searched: tuple[GameLog, MistakeDeck],
+) -> None:
+    log, deck = searched
+    carded = {(card.game_id, card.ply) for card in deck}
+    uncarded = 0
+    for game_id, ply, position, move in positions_of(log, "ada"):
+        if position.empty_count() <= 10 or position.must_pass() or len(position.legal_moves) < 2:
+            continue
+        scores = depth_scores(position)
+        loss = max(scores.values()) - scores[move]
+        assert ((game_id, ply) in carded) == (loss >= MISTAKE_LOSS)
+        uncarded += loss < MISTAKE_LOSS
+    assert uncarded  # some earlier moves lost less than 6 discs by the search: no card for them
+
+
+def test_an_empty_searched_deck_says_how_deep_it_looked(log: GameLog) -> None:
+    """Ada (Black) plays the search's best move before the solver reaches, and the solver's
+    after: no card, and the sentence says how deep the earlier positions were searched."""
+    rng = random.Random(11)
+    board = Board(rules=Rules(size=6))
+    while not board.is_game_over():
+        if board.must_pass():
+            board.push_pass()
+        elif board.turn == BLACK and board.empty_count() <= 10:
+            board.push(solve(board).best_moves[0])
+        elif board.turn == BLACK:
+            board.push(analyse(board, DEEPER).best.move)
+        else:
+            board.push(rng.choice(list(board.legal_moves)))
+    log.add(Game.from_board(board, black_player="ada", white_player="bob"))
+    deck = MistakeDeck.from_log(log, "ada", max_empties=10, depth=DEEPER)
+    assert len(deck) == 0 and deck.beyond > 0
+    assert deck.why() == (
+        "The deck of ada's mistakes is empty: in 1 game no move of ada lost 6 discs or more, neither exactly "
+        "where the solver reaches (the last 10 empty squares) nor by the estimates of a depth-4 search in "
+        f"{deck.beyond} positions earlier."
+    )
+    for language in LANGUAGES:
+        said = MistakeDeck.from_log(log, "ada", max_empties=10, depth=DEEPER, language=language).why()
+        assert "ada" in said and "4" in said and "{" not in said
+    assert deeper_depth(6) >= DEEPER
+
+
 # -- the widget plays the deck; the tries go into the log and come back as the schedule ---------------
 
 
@@ -277,6 +418,28 @@ def test_bad_arguments_are_refused(log: GameLog) -> None:
         MistakeDeck.from_log(log, " ")
     with pytest.raises(ReversiError, match="max_empties"):
         MistakeDeck.from_log(log, "ada", max_empties="10")  # type: ignore[arg-type]
+    for depth in (0, 21, True, 4.0):
+        with pytest.raises(ReversiError, match="depth must be None or a search depth"):
+            MistakeDeck.from_log(log, "ada", depth=depth)  # type: ignore[arg-type]
+
+
+def test_the_widget_plays_an_estimated_card_with_the_same_search(
+    searched: tuple[GameLog, MistakeDeck], log: GameLog
+) -> None:
+    """Its opponent is the depth-4 search until the solver reaches, the verdict says it is an
+    estimate, and the try goes into the log with that search named as the other side."""
+    _log, deck = searched
+    card = next(card for card in deck if card.depth is not None)
+    w = ReversiWidget(puzzle=[card.puzzle], learner="ada", log=log)
+    defence = w.white if card.puzzle.turn == BLACK else w.black
+    assert isinstance(defence, PerfectDefence) and defence.depth == DEEPER and defence.name == "depth-4 search"
+    w.play(str(card.played))
+    assert w.wait(60)
+    assert w.puzzle_state["verdict_kind"] == "wrong"
+    assert "by a depth-4 search (an estimate)" in str(w.puzzle_state["verdict"])
+    (kept,) = [game for game in log if "puzzle" in game.metadata]
+    assert kept.metadata["solved"] == "no" and "depth-4 search" in (kept.black_player, kept.white_player)
+    assert kept.metadata["score"] == str(card.puzzle.result(card.played).score)
 
 
 def test_the_widget_records_a_human_side_under_the_learners_name(log: GameLog) -> None:

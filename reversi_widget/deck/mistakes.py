@@ -6,7 +6,11 @@ every position where the learner was to move and the exact solver reaches (at mo
 more against the best one is a mistake, marked ``?`` (``??`` from 12) as the review marks
 it (``analysis.REVIEW_MARKS``); it becomes a ``Puzzle`` with the task "find a better move
 than the one you played" (``"better"``), its verdicts exact. Earlier positions, beyond the
-solver, are counted and left out: their marks would be estimates.
+solver, are counted and left out: their marks would be estimates. With ``depth`` (e.g.
+``deeper_depth(8)``) they are searched that deep instead (``deck.estimated``): a move that
+loses 6 discs or more by that search's estimates becomes a card too, its puzzle judging a try
+by the same search (right from 6 discs above the move played) and saying that every number
+is a depth-N estimate.
 
 The widget's puzzle mode plays the cards due (``ReversiWidget(puzzle=deck.due_puzzles(),
 learner=..., log=log)``), and keeps every try in the same log. The schedule is SM-2
@@ -28,10 +32,11 @@ from ..errors import ReversiError
 from ..game import Game
 from ..game_review import REVIEW_MARKS
 from ..i18n import check_language, translate
-from ..puzzles.puzzle import Puzzle, Source, endgame_search, exact_results
+from ..puzzles.puzzle import MoveResult, Puzzle, Source, endgame_search, exact_results
 from ..records import GameLog
 from ..rules import Rules
 from ..squares import BLACK, WHITE, Color
+from .estimated import estimated_results
 from .sm2 import Sm2, review
 
 __all__ = ["MISTAKE_LOSS", "Card", "MistakeDeck", "grade", "learner_colors"]
@@ -54,6 +59,11 @@ class Card:
     @property
     def mark(self) -> str:
         return next(mark for loss, mark in REVIEW_MARKS if self.loss >= loss)
+
+    @property
+    def depth(self) -> int | None:
+        """None when the loss is exact; else the depth of the search that estimated it."""
+        return self.puzzle.depth
 
 
 def grade(puzzle: Puzzle, solved: bool, score: int) -> int:
@@ -85,6 +95,7 @@ class MistakeDeck:
         games: int = 0,
         beyond: int = 0,
         max_empties: int = 0,
+        depth: int | None = None,
         language: str = "en",
     ) -> None:
         self.learner = learner
@@ -93,6 +104,7 @@ class MistakeDeck:
         self.games = games
         self.beyond = beyond
         self.max_empties = max_empties
+        self.depth = depth
         self.language = check_language(language)
 
     @classmethod
@@ -103,6 +115,7 @@ class MistakeDeck:
         *,
         today: date | None = None,
         max_empties: int | None = None,
+        depth: int | None = None,
         language: str = "en",
     ) -> MistakeDeck:
         """The deck of ``learner``'s mistakes in ``log``, scheduled by the tries kept there.
@@ -111,13 +124,18 @@ class MistakeDeck:
         ``analyse`` solves exactly, 12 empty squares in pure Python and 20 compiled);
         ``today`` the day the deck is for (default: today, UTC, as the log dates games).
         Every legal move of every such position is solved, which takes seconds per 8x8 game
-        from 20 empty squares; a smaller ``max_empties`` is quicker and finds fewer mistakes."""
+        from 20 empty squares; a smaller ``max_empties`` is quicker and finds fewer mistakes.
+        ``depth`` searches the learner's earlier positions too, every legal move that many
+        plies deep (``deeper_depth(size)`` is the review's checking depth); their cards say
+        they are estimates of that search. None (the default) leaves them out."""
         if not isinstance(log, GameLog):
             raise TypeError(f"log must be a reversi_widget.records.GameLog, got {type(log).__name__}")
         if not isinstance(learner, str) or not learner.strip():
             raise ReversiError(f"learner must be the name the learner's games are recorded under, got {learner!r:.40}")
         if max_empties is not None and (isinstance(max_empties, bool) or not isinstance(max_empties, int)):
             raise ReversiError(f"max_empties must be None or a whole number, got {max_empties!r:.20}")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 20):
+            raise ReversiError(f"depth must be None or a search depth from 1 to 20, got {depth!r:.20}")
         day = datetime.now(timezone.utc).date() if today is None else today
         if not isinstance(day, date):
             raise ReversiError(f"today must be a datetime.date, got {today!r:.40}")
@@ -128,11 +146,13 @@ class MistakeDeck:
         beyond = 0
         reach = 0
         for game, game_id in games:
-            found, skipped, reach = _mistakes(game, game_id, learner, max_empties)
+            found, skipped, reach = _mistakes(game, game_id, learner, max_empties, depth)
             cards += found
             beyond += skipped
         cards = [_scheduled(card, tries) for card in cards]
-        return cls(learner, cards, day, games=len(games), beyond=beyond, max_empties=reach, language=language)
+        return cls(
+            learner, cards, day, games=len(games), beyond=beyond, max_empties=reach, depth=depth, language=language
+        )
 
     # -- what is due ----------------------------------------------------------------------
 
@@ -156,8 +176,9 @@ class MistakeDeck:
             return translate("deck_no_games", language, learner=learner)
         if not self.cards:
             return translate(
-                "deck_no_mistakes",
+                "deck_no_mistakes" if self.depth is None else "deck_no_mistakes_searched",
                 language,
+                depth=self.depth,
                 learner=learner,
                 games=translate("deck_games", language, count=self.games),
                 empties=self.max_empties,
@@ -200,7 +221,13 @@ class MistakeDeck:
             due = translate("deck_again", self.language)
         else:
             due = schedule.due.isoformat()
-        return (card.puzzle.name, f"{card.played}{card.mark}", str(card.loss), due, str(schedule.repetitions))
+        depth = card.depth
+        loss = (
+            str(card.loss)
+            if depth is None
+            else translate("deck_loss_estimate", self.language, count=card.loss, depth=depth)
+        )
+        return (card.puzzle.name, f"{card.played}{card.mark}", loss, due, str(schedule.repetitions))
 
     def _repr_html_(self) -> str:
         """In a notebook: what is due today, as a table, under the sentence that says so."""
@@ -219,9 +246,12 @@ class MistakeDeck:
         return f"<div class='reversi-deck'><p>{html.escape(self.why())}</p>{table}</div>"
 
 
-def _mistakes(game: Game, game_id: int, learner: str, max_empties: int | None) -> tuple[list[Card], int, int]:
-    """The mistakes of ``learner`` in ``game`` where the solver reaches, the positions of the
-    learner's beyond its reach, and that reach in empty squares."""
+def _mistakes(
+    game: Game, game_id: int, learner: str, max_empties: int | None, depth: int | None
+) -> tuple[list[Card], int, int]:
+    """The mistakes of ``learner`` in ``game`` where the solver reaches (and before, by a
+    search ``depth`` plies deep if given), the positions of the learner's beyond the
+    solver's reach, and that reach in empty squares."""
     rules = game.rules
     colors = learner_colors(game, learner)
     board = game.board().root()
@@ -233,12 +263,16 @@ def _mistakes(game: Game, game_id: int, learner: str, max_empties: int | None) -
     cards, beyond = [], 0
     for ply, move in enumerate(game.moves, 1):
         learner_moves = board.turn in colors and move and not board.must_pass() and len(board.legal_moves) > 1
-        if learner_moves and board.empty_count() > reach:
+        position = Board(board.to_string(), rules=puzzle_rules)
+        results: tuple[MoveResult, ...] | None = None
+        estimate = learner_moves and board.empty_count() > reach
+        if estimate:
             beyond += 1
+            results = None if depth is None else estimated_results(position, depth)
         elif learner_moves:
             search = search or endgame_search(puzzle_rules, reach)
-            position = Board(board.to_string(), rules=puzzle_rules)
             results = exact_results(position, search)
+        if results is not None:
             played = next(result for result in results if result.move == move)
             loss = results[0].score - played.score
             if loss >= MISTAKE_LOSS:
@@ -246,7 +280,8 @@ def _mistakes(game: Game, game_id: int, learner: str, max_empties: int | None) -
                     _one_line(game.black_player), _one_line(game.white_player), move_number=ply, played=move
                 )
                 name = _one_line(f"{learner}, game {game_id}, {move_label(ply, move)}")
-                puzzle = Puzzle(name, position.to_string(), puzzle_rules, "better", results, source=source)
+                at = depth if estimate else None
+                puzzle = Puzzle(name, position.to_string(), puzzle_rules, "better", results, source=source, depth=at)
                 cards.append(Card(puzzle, game_id, ply, move, loss, Sm2()))
         board.push(move)
     return cards, beyond, reach

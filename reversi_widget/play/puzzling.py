@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..analysis import analyse, exact_empties
 from ..board import Board, Move
 from ..errors import ReversiError
 from ..game import Game
@@ -47,11 +48,18 @@ PLAY_OUT_DELAY = 0.8
 
 
 class PerfectDefence:
-    """The opponent of a puzzle: always a move that keeps the exact result (the solver's)."""
+    """The opponent of a puzzle: always a move that keeps the exact result (the solver's).
 
-    name = "perfect defence"
+    For a puzzle posed from a depth-N search's estimates (``Puzzle.depth``), that search's
+    best move until the solver reaches: solving a midgame position would take hours."""
+
+    def __init__(self, depth: int | None = None) -> None:
+        self.depth = depth
+        self.name = "perfect defence" if depth is None else f"depth-{depth} search"
 
     def choose(self, board: Board) -> Move:
+        if self.depth is not None and board.empty_count() > exact_empties(board.size, timed=False):
+            return analyse(board, self.depth).best.move
         return solve(board).best_moves[0]
 
 
@@ -261,18 +269,26 @@ def hides_answer(session: Session) -> bool:
 
 def attempt_game(attempt: Attempt, learner: str) -> Game:
     """A judged first move as a finished game for the log: the puzzle's position as the
-    start, the learner's move, then perfect play by both sides to the end."""
+    start, the learner's move, then perfect play by both sides to the end (for a puzzle of a
+    depth-N search's estimates, that search's moves until the solver reaches)."""
     puzzle = attempt.puzzle
     board = puzzle.board()
     mover = COLOR_NAMES[board.turn]
     board.push(attempt.verdict.move)
+    defence = PerfectDefence(puzzle.depth)
+    while not board.is_game_over() and board.empty_count() > exact_empties(board.size, timed=False):
+        if board.must_pass():
+            board.push_pass()
+        else:
+            board.push(defence.choose(board))
     if not board.is_game_over():
         for move in solve(board).line:
             board.push(move)
     rules = Rules(size=puzzle.rules.size, start=puzzle.position, goal=puzzle.rules.goal, scoring=puzzle.rules.scoring)
     game = Game(list(board.move_stack), rules, event=f"puzzle: {puzzle.name}")
     name = learner or "learner"
-    game.black_player, game.white_player = (name, "perfect defence") if mover == "black" else ("perfect defence", name)
+    other = defence.name
+    game.black_player, game.white_player = (name, other) if mover == "black" else (other, name)
     outcome = board.outcome()
     assert outcome is not None
     game.result = (outcome.black, outcome.white)
@@ -328,7 +344,8 @@ class PuzzleMode:
             return None
         self.sides_of = (run.begun, run.playing_out)
         black, white = run.sides()
-        return (PerfectDefence() if black else "human", PerfectDefence() if white else "human")
+        depth = run.puzzle.depth
+        return (PerfectDefence(depth) if black else "human", PerfectDefence(depth) if white else "human")
 
     def computer_delay(self, move_delay: float) -> float:
         """Seconds a computer's move takes at least: slower while a puzzle is played out."""

@@ -15,6 +15,12 @@ under the inverted goal. The task says which moves solve it:
 * ``"better"``: find a better move than ``source.played``, the move played there (the moves
   scoring more than it): a mistake of one's own, posed again (``reversi_widget.deck``).
 
+A ``"better"`` puzzle may instead carry the estimates of a depth-limited search (``depth``):
+a mistake made before the solver reaches. Its scores are then that search's estimates,
+rounded to whole discs, and a move solves it only when it scores ``ESTIMATE_MARGIN`` discs
+(the review's ``?``) or more above the move played, so that a try is not judged right on the
+noise of two estimates; every text it gives says the numbers are a depth-N estimate.
+
 The difficulty (``Difficulty.level``, 1 to 10) adds three things a learner meets:
 
 * depth: how far the proof reaches, ``(empties - 6) // 2``: 1 at 8 empties, 7 at 20;
@@ -33,6 +39,7 @@ from dataclasses import dataclass, field
 from ..analysis import move_label
 from ..board import Board, Move
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, ReversiError
+from ..game_review import REVIEW_MARKS
 from ..geometry import squares_of
 from ..i18n import translate
 from ..notation import format_line
@@ -43,6 +50,7 @@ from ..solver import wait_for_compiled_solver
 from ..squares import BLACK
 
 __all__ = [
+    "ESTIMATE_MARGIN",
     "TASKS",
     "Difficulty",
     "MoveResult",
@@ -55,6 +63,9 @@ __all__ = [
 ]
 
 TASKS: tuple[str, ...] = ("best", "win", "win-by", "draw", "better")
+#: Discs above the move played that a try must score, by a depth-limited search's estimates,
+#: to solve a ``"better"`` puzzle posed from estimates: the review's ``?``.
+ESTIMATE_MARGIN = int(next(loss for loss, mark in REVIEW_MARKS if mark == "?"))
 
 
 @dataclass(frozen=True)
@@ -246,6 +257,7 @@ class Puzzle:
     results: tuple[MoveResult, ...]
     target: int = 0
     source: Source = field(default_factory=Source)
+    depth: int | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -301,6 +313,7 @@ class Puzzle:
             )
         if self.task == "win-by" and not 0 < self.target <= best:
             raise InvalidPositionError(f"win by at least {self.target} is not possible: the best scores {best:+d}")
+        self._check_depth()
         if not isinstance(self.source, Source):
             raise InvalidPositionError(f"source must be a Source value, got {type(self.source).__name__}")
         if self.task == "better" and self.source.played not in listed:
@@ -311,6 +324,17 @@ class Puzzle:
             raise InvalidPositionError(f"{self.source.played} is a best move (it scores {best:+d}): no move is better")
         if len(self.solution) == len(results):
             raise InvalidPositionError("every legal move solves it: a puzzle needs a move that fails")
+
+    def _check_depth(self) -> None:
+        depth = self.depth
+        if depth is None:
+            return
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise InvalidPositionError(
+                f"depth must be None (exact scores) or a search depth of 1 or more, got {depth!r:.20}"
+            )
+        if self.task != "better":
+            raise InvalidPositionError(f"only the task 'better' is posed from estimates, not {self.task!r}")
 
     # -- what it is --------------------------------------------------------------------
 
@@ -336,8 +360,16 @@ class Puzzle:
         if self.task == "win-by":
             return score >= self.target
         if self.task == "better":
-            return score > self.result(self.source.played).score if self.source.played is not None else False
+            if self.source.played is None:
+                return False
+            played = self.result(self.source.played).score
+            return score >= played + ESTIMATE_MARGIN if self.estimated else score > played
         return score >= 0
+
+    @property
+    def estimated(self) -> bool:
+        """True when the scores are a depth-limited search's estimates, not exact margins."""
+        return self.depth is not None
 
     @property
     def solution(self) -> tuple[Move, ...]:
@@ -378,8 +410,9 @@ class Puzzle:
     def task_text(self, language: str = "en") -> str:
         """``"Black to move: find a winning move."``, with the inverted goal said when it applies."""
         color = translate("black" if self.turn == BLACK else "white", language)
-        key = "puzzle_task_" + self.task.replace("-", "_")
-        text = translate(key, language, color=color, count=self.target, played=str(self.source.played))
+        key = "puzzle_task_" + self.task.replace("-", "_") + ("_estimate" if self.estimated else "")
+        count = ESTIMATE_MARGIN if self.estimated else self.target
+        text = translate(key, language, color=color, count=count, played=str(self.source.played), depth=self.depth)
         if self.rules.goal == "inverted":
             text += " " + translate("puzzle_inverted", language)
         return text
@@ -393,6 +426,8 @@ class Puzzle:
         tried = self.result(move)
         solved = self.solves(tried.score)
         best = tried.score == self.best_score
+        if self.depth is not None:
+            return self._estimate_verdict(tried, solved, best, language, self.depth)
         said = _outcome(tried, language, would=False)
         if solved and best:
             other = self.result(self.tempting())
@@ -408,6 +443,21 @@ class Puzzle:
                 text += " " + translate(key, language, color=color, move=str(tried.reply))
         return Verdict(tried.move, tried.score, solved, best, text)
 
+    def _estimate_verdict(self, tried: MoveResult, solved: bool, best: bool, language: str, depth: int) -> Verdict:
+        """The verdict of a puzzle posed from estimates: every number said to be a depth-N estimate."""
+        played = self.result(self.source.played) if self.source.played is not None else tried
+        said = translate(
+            "puzzle_estimate_scores", language, move=str(tried.move), score=f"{tried.score:+d}", depth=depth
+        )
+        key = "puzzle_estimate_best" if best else "puzzle_estimate_solved" if solved else "puzzle_estimate_failed"
+        text = translate(key, language, result=said, count=ESTIMATE_MARGIN, played=str(played.move),
+                         score=f"{played.score:+d}")  # fmt: skip
+        if not solved and tried.reply is not None:
+            color = translate("white" if self.turn == BLACK else "black", language)
+            key = "puzzle_estimate_reply" if tried.reply else "puzzle_reply_pass"
+            text += " " + translate(key, language, color=color, move=str(tried.reply))
+        return Verdict(tried.move, tried.score, solved, best, text)
+
     def solution_text(self, language: str = "en") -> str:
         """The answer in words: the verdict on the best solving move."""
         return self.verdict(self.solution[0], language).text
@@ -418,6 +468,8 @@ class Puzzle:
         """Re-prove every score and reply with the exact solver; a wrong one raises
         ``InvalidPositionError`` naming the puzzle and the move. Each check is a search in a
         window of width two around the claimed score, cheaper than solving from scratch."""
+        if self.estimated:
+            raise ReversiError(f"puzzle {self.name!r} holds a depth-{self.depth} search's estimates: nothing to prove")
         board = self.board()
         engine = _solver_for(board, search)
         p, o = board.sides()
@@ -453,8 +505,9 @@ class Puzzle:
         }.get(self.task, f"win by at least {self.target}")
         goal = ", inverted goal" if self.rules.goal == "inverted" else ""
         size = "" if self.rules.size == 8 else f", {self.rules.size}x{self.rules.size}"
+        estimate = f", depth-{self.depth} estimates" if self.estimated else ""
         return (
-            f"<Puzzle {self.name!r}: {side} to move, {task}{goal}{size}; "
+            f"<Puzzle {self.name!r}: {side} to move, {task}{goal}{size}{estimate}; "
             f"solution {_names(self.solution)}; difficulty {self.difficulty.level}>"
         )
 

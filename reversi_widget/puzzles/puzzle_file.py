@@ -71,6 +71,11 @@ _NUMBER_RE = re.compile(r"[0-9]{1,6}\Z")
 
 def format_puzzle(puzzle: Puzzle) -> str:
     """One puzzle's block of lines (no blank line around it)."""
+    if puzzle.estimated:
+        raise InvalidPositionError(
+            f"puzzle {puzzle.name!r} holds a depth-{puzzle.depth} search's estimates: "
+            "a puzzle file keeps proven scores only"
+        )
     source = puzzle.source
     rules = puzzle.rules
     task = f"win-by {puzzle.target}" if puzzle.task == "win-by" else puzzle.task
