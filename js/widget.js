@@ -816,7 +816,8 @@ function drawPreview(b) {
     squares[i].g.setAttribute("data-preview", kind);
     b.previewed.push(squares[i].g);
   };
-  mark(/** @type {string} */ (target), "place");
+  const placed = /** @type {string} */ (target);
+  mark(placed, "place");
   for (const f of flips) mark(f, "flip");
 }
 
