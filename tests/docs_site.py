@@ -10,16 +10,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from tests.support import wait_for_early_build
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "docs" / "_build" / "site"
 #: Set by scripts/test.sh, which starts scripts/docs.sh before the tests: the build's log.
 #: Its exit status is written to the same path with ``.status`` added when it ends.
 EARLY_BUILD_ENV = "REVERSI_DOCS_BUILD_LOG"
-#: Seconds to wait for that build at most (it executes every example notebook first).
-EARLY_BUILD_WAIT = 1800
 
 
 class BuildFailed(RuntimeError):
@@ -33,14 +32,8 @@ def early_build() -> Path | None:
 
 
 def wait_for_build(log: Path) -> tuple[int, str]:
-    """(exit status, output) of the build that writes ``log``, once it has ended."""
-    status = log.with_name(log.name + ".status")
-    deadline = time.monotonic() + EARLY_BUILD_WAIT
-    while not status.exists():
-        if time.monotonic() > deadline:
-            return 1, f"scripts/docs.sh started by scripts/test.sh did not end in {EARLY_BUILD_WAIT} s"
-        time.sleep(1)
-    return int(status.read_text()), log.read_text(errors="replace")
+    """(exit status, output) of the scripts/docs.sh build that writes ``log``, once it has ended."""
+    return wait_for_early_build(log, "scripts/docs.sh")
 
 
 def build_site() -> Path:

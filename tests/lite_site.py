@@ -14,14 +14,13 @@ import http.server
 import os
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.support import CHROMIUM, CHROMIUM_ARGS, KERNEL_IDLE, MissingBrowser
+from tests.support import CHROMIUM, CHROMIUM_ARGS, KERNEL_IDLE, MissingBrowser, wait_for_early_build
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "lite" / "_output"
@@ -32,8 +31,6 @@ TOOL_MISSING = 3
 #: Set by scripts/test.sh, which starts scripts/lite.sh before the tests: the build's log.
 #: Its exit status is written to the same path with ``.status`` added when it ends.
 EARLY_BUILD_ENV = "REVERSI_LITE_BUILD_LOG"
-#: Seconds to wait for that build at most (it downloads Pyodide and the build tools).
-EARLY_BUILD_WAIT = 1800
 
 
 class BuildFailed(RuntimeError):
@@ -60,14 +57,8 @@ def build_site() -> Path:
 
 
 def wait_for_build(log: Path) -> tuple[int, str]:
-    """(exit status, output) of the build that writes ``log``, once it has ended."""
-    status = log.with_name(log.name + ".status")
-    deadline = time.monotonic() + EARLY_BUILD_WAIT
-    while not status.exists():
-        if time.monotonic() > deadline:
-            return 1, f"scripts/lite.sh started by scripts/test.sh did not end in {EARLY_BUILD_WAIT} s"
-        time.sleep(1)
-    return int(status.read_text()), log.read_text(errors="replace")
+    """(exit status, output) of the scripts/lite.sh build that writes ``log``, once it has ended."""
+    return wait_for_early_build(log, "scripts/lite.sh")
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

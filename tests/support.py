@@ -70,6 +70,22 @@ def cpu_seconds(thread: threading.Thread | None = None) -> float:
     return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
 
 
+#: Seconds to wait at most for a build scripts/test.sh started before the tests.
+EARLY_BUILD_WAIT = 1800
+
+
+def wait_for_early_build(log: Path, script: str) -> tuple[int, str]:
+    """(exit status, output) of the build of ``script`` that scripts/test.sh started and that
+    writes ``log``, once it has ended (its status goes beside the log, with ``.status`` added)."""
+    status = log.with_name(log.name + ".status")
+    deadline = time.monotonic() + EARLY_BUILD_WAIT
+    while not status.exists():
+        if time.monotonic() > deadline:
+            return 1, f"{script} started by scripts/test.sh did not end in {EARLY_BUILD_WAIT} s"
+        time.sleep(1)
+    return int(status.read_text()), log.read_text(errors="replace")
+
+
 def unavailable(reason: str) -> NoReturn:
     """A test's outside need is missing: a failure in CI (where it must run), a skip elsewhere."""
     import pytest
