@@ -1326,7 +1326,7 @@ function moveList(ctx, jump) {
         b.removeAttribute("aria-label");
       }
     });
-    reveal(); // the marks widen the moves and the rows wrap anew: keep the current move in view
+    revealSoon(); // the marks widen the moves and the rows wrap anew: keep the current move in view
   }
   function showPly() {
     const ply = get("ply", 0);
@@ -1338,7 +1338,7 @@ function moveList(ctx, jump) {
     });
     replay.value = String(ply);
     count.textContent = `${ply} / ${entries.length}`;
-    reveal();
+    revealSoon();
   }
   // The current move is scrolled into the list's view; only the list scrolls, never the page.
   // The list stops only where a row begins, so its top row is never cut.
@@ -1366,6 +1366,14 @@ function moveList(ctx, jump) {
     const start = tops.filter((t) => t <= wanted + 0.5).pop() || 0;
     list.scrollTop = Math.min(start, top); // never past the current row
   }
+  // Measuring the rows makes the browser work out the page's styles and layout at once, so
+  // it waits for the next frame, which works them out anyway: a move then costs one styling
+  // of the page instead of one per change (in JupyterLab each took milliseconds).
+  /** @type {number | null} */
+  let revealFrame = null;
+  function revealSoon() {
+    if (revealFrame === null) revealFrame = requestAnimationFrame(() => { revealFrame = null; reveal(); });
+  }
   // A view drawn before it is on the page (or while hidden) has no size yet: reveal once it has.
   const sized = typeof ResizeObserver === "function" ? new ResizeObserver(() => reveal()) : null;
   if (sized) sized.observe(list);
@@ -1377,7 +1385,7 @@ function moveList(ctx, jump) {
   life.on("review_moves", markReview);
   life.on("ply", redraw);
   life.on("opening", showOpening);
-  return { el, update: () => { build(); showOpening(); }, destroy: () => { life.destroy(); if (sized) sized.disconnect(); } };
+  return { el, update: () => { build(); showOpening(); }, destroy: () => { life.destroy(); if (sized) sized.disconnect(); if (revealFrame !== null) cancelAnimationFrame(revealFrame); } };
 }
 
 // ---------- the live evaluation: a bar beside the board, from `live` (Black's share from the bottom) ----------
@@ -2041,10 +2049,11 @@ function render({ model, el }) {
 
   // The root carries the state that styles read: theme, turn, what runs.
   function drawRoot() {
-    root.setAttribute("lang", String(get("language", "en") || "en"));
-    root.setAttribute("data-theme", get("theme", "auto"));
-    root.setAttribute("data-animation", get("animation", "normal"));
-    root.setAttribute("data-turn", get("turn", "") || "none");
+    // (each written only when it changes: a written `lang` or theme restyles the whole widget)
+    attr(root, "lang", String(get("language", "en") || "en"));
+    attr(root, "data-theme", get("theme", "auto"));
+    attr(root, "data-animation", get("animation", "normal"));
+    attr(root, "data-turn", get("turn", "") || "none");
     flag(root, "data-thinking", !!get("thinking", false));
     flag(root, "data-game-over", !!get("game_over", false));
     flag(root, "data-paused", !!get("paused", false));

@@ -22,7 +22,11 @@ def sent(page: Any) -> list[dict[str, Any]]:
 
 
 def set_traits(page: Any, **traits: Any) -> None:
-    page.evaluate("t => window.setTraits(t)", traits)
+    """Set traits as an update from Python would, and return after the next frame, as it is
+    shown: what waits for the frame to measure the page (the move list's scroll) has run."""
+    page.evaluate(
+        "t => { window.setTraits(t); return new Promise((done) => requestAnimationFrame(() => done(null))); }", traits
+    )
 
 
 def sq(view: str, name: str) -> str:
@@ -1136,3 +1140,49 @@ def test_puzzle_buttons_send_the_puzzle_shown(boot: Any) -> None:
         {"kind": "puzzle_next", "puzzle": 1, "ply": 2},
         {"kind": "puzzle_solution", "puzzle": 1, "ply": 2},
     ]
+
+
+def _restyled_during(page: Any, script: str, arg: Any) -> list[int]:
+    """How many elements each style recalculation restyled while ``script`` ran and the next
+    frame was drawn (Chromium's trace)."""
+    cdp = page.context.new_cdp_session(page)
+    events: list[dict[str, Any]] = []
+    done: list[bool] = []
+    cdp.on("Tracing.dataCollected", lambda data: events.extend(data["value"]))
+    cdp.on("Tracing.tracingComplete", lambda _: done.append(True))
+    cdp.send("Tracing.start", {"categories": "devtools.timeline", "transferMode": "ReportEvents"})
+    page.evaluate(script, arg)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
+    cdp.send("Tracing.end")
+    while not done:
+        page.wait_for_timeout(20)
+    cdp.detach()
+    return [e["args"].get("elementCount", 0) for e in events if e.get("name") == "UpdateLayoutTree" and "args" in e]
+
+
+def test_a_move_restyles_only_what_it_changes_and_nothing_fades_with_animation_off(boot: Any) -> None:
+    """A move late in a long game: the browser restyles the squares and rows that changed, not
+    every element of the widget (a custom property or an attribute written on the widget's
+    root restyles all of them, milliseconds each time in JupyterLab), and with animation off
+    no transition runs after it (a fading frame repaints at every frame)."""
+    from reversi_widget import Board
+    from tests.support import play_random
+
+    board = play_random(Board(), random.Random(3))
+    moves = [str(m) for m in board.move_stack]
+    page = boot(8, moves=moves, ply=len(moves) - 2, animation="off", turn="white")
+    page.wait_for_timeout(300)
+    elements = page.evaluate("() => document.querySelectorAll('.reversi-widget *').length")
+    discs = page.evaluate(f"() => document.querySelector('{V1} [data-square=\"a1\"]').getAttribute('data-disc')")
+    move = {
+        "ply": len(moves) - 1,
+        "turn": "black",
+        "last_move": "a1",
+        "discs": ("O" if discs != "white" else "X") + str(start_traits(8)["discs"])[1:],
+        "status": "Black to move",
+        "counts": {"black": 30, "white": 31},
+    }
+    restyled = _restyled_during(page, "t => window.setTraits(t)", move)
+    assert restyled, "no style recalculation was traced"
+    assert sum(restyled) < 0.35 * elements, (restyled, elements)
+    assert page.evaluate("() => document.getAnimations().length") == 0
