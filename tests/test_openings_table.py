@@ -50,8 +50,9 @@ def stabilizer(board: Board) -> list[int]:
 
 
 def test_the_table_holds_its_sourced_named_lines_each_legal_from_f5() -> None:
-    # every row the cited descriptions support so far: 13 lines, 12 names (two orders of the Tiger)
-    assert len(LINES) >= 13 and len({line.name for line in LINES}) >= 12
+    # every row the cited descriptions support so far: 17 lines, 15 names (two orders of the
+    # Tiger, two orientations of the Sailboat)
+    assert len(LINES) >= 17 and len({line.name for line in LINES}) >= 15
     for line in LINES:
         board = Board()
         for ply, square in enumerate(line.squares, 1):
@@ -135,6 +136,24 @@ def test_another_move_order_through_the_tables_positions_reaches_the_name() -> N
     assert aubrey is not None and (aubrey.name, aubrey.line) == ("Aubrey", "f5d6c3d3c4b3")
 
 
+def test_the_move_orders_a_source_gives_for_one_name_reach_one_position_and_that_name() -> None:
+    """The page cited for the Chimney and the Sailboat gives each in two orientations
+    (F5f6E6f4E3d6 and F5f6E6d6c5f4; F5f6E6d6C5e3D3g5E2b5 and F5f6E6f4E3c5C4e7B5e2): each pair is
+    one position, and both orders, in any of the four orientations of the start, are named."""
+    pairs = {"Chimney": ("f5f6e6f4e3d6", "f5f6e6d6c5f4"), "Sailboat": ("f5f6e6d6c5e3d3g5e2b5", "f5f6e6f4e3c5c4e7b5e2")}
+    for label, (first, second) in pairs.items():
+        assert images(Board.from_transcript(first)) == images(Board.from_transcript(second))
+        for transcript in (first, second):
+            squares = Board.from_transcript(transcript).move_stack
+            for symmetry in (0, 3, 4, 7):  # the symmetries that keep the standard start
+                played_here = "".join(
+                    square_name(orient(m.square, symmetry), 8) for m in squares if m.square is not None
+                )
+                opening = name(played_here)
+                assert opening is not None, (label, played_here)
+                assert (opening.name, opening.plies, opening.left_theory) == (label, len(squares), None)
+
+
 @cache
 def row_positions() -> list[list[set[tuple[int, int]]]]:
     """For each row, every image of its position after each ply."""
@@ -216,7 +235,7 @@ def test_well_known_names_are_found_in_master_games_at_the_right_position() -> N
     for path in row_positions():
         for ply, here in enumerate(path, 1):
             on_rows[ply] |= here
-    wanted = {"Tiger", "Cat", "Rabbit", "Cow", "Snake", "Aubrey"}
+    wanted = {"Tiger", "Cat", "Rabbit", "Cow", "Snake", "Aubrey", "Chimney", "Sailboat", "Nezumi (Mouse)"}
     found: dict[str, str] = {}
     for record in master_games():
         if len(found) == len(wanted):
