@@ -165,6 +165,12 @@ class ReversiWidget(WidgetTraits, CoachMethods, EditorMethods):
         self.quiz = QuizControl(self._session, self._act, self._operation)  # square-marking mode
         self._session.paused = bool(kwargs.get("paused", False))  # the first picture says so
         first = picture(self._session, self._aids, checked_language(language))
+        state = sorted(set(kwargs) & set(first) - {"paused"})
+        if state:  # the game's state comes from the board, and would be drawn over at once
+            raise TypeError(
+                f"ReversiWidget() takes no {', '.join(state)}: the game's state comes from the board; "
+                "give the position or the rules instead, e.g. ReversiWidget(rules=Rules(size=6))"
+            )
         super().__init__(
             rules=start.rules,
             black=black,

@@ -435,3 +435,12 @@ def test_wait_returns_after_the_callbacks_a_move_made_due() -> None:
 def test_log_must_be_a_game_log() -> None:
     with pytest.raises(TypeError, match="GameLog"):
         ReversiWidget(log="games.db")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("state", [{"board_size": 6}, {"discs": "X" * 64, "turn": "white"}, {"ply": 3}])
+def test_the_games_state_is_not_taken_as_an_argument(state: dict[str, Any]) -> None:
+    """``ReversiWidget(board_size=6)`` used to give an 8x8 board without a word: the state a
+    picture is drawn from comes from the board, so naming it is refused, and says how."""
+    with pytest.raises(TypeError, match=f"takes no {sorted(state)[0]}.*rules=Rules"):
+        ReversiWidget(**state)
+    assert ReversiWidget(rules=Rules(size=6), paused=True).board_size == 6  # the way to say it
