@@ -132,6 +132,25 @@ def centi_discs(score: int) -> int:
     return score
 
 
+@kernel("int64(int64, uint64, uint64, uint64, int64, int64[:, :], int16[:, :], int32[:, :], int32[:, :])", inline=True)
+def leaf_value(
+    n: int,
+    p: int,
+    o: int,
+    legal_p: int,
+    ply: int,
+    weights: np.ndarray,
+    pattern_tables: np.ndarray,
+    pattern_extras: np.ndarray,
+    features: np.ndarray,
+) -> int:
+    """The evaluation of ``p`` to move (``legal_p`` its moves) at ``ply``: the learned patterns'
+    (from that ply's features) when ``pattern_tables`` is not empty, else the hand-made one."""
+    if pattern_tables.shape[0]:
+        return feature_score(p, o, legal_p, ply, features, pattern_tables, pattern_extras)
+    return hand_weighted(n, p, o, legal_p, weights)
+
+
 SIGNATURE = (
     "int64(int64, uint64, uint64, int64, int64, int64, uint64, int64, int64, int64, int64,"
     " int64[:, :], int16[:, :], int32[:, :], int32[:, :], float64[:, :, :],"
@@ -198,9 +217,7 @@ def negamax(
             stop, stats,
         )  # fmt: skip
     if depth <= 0:
-        if pattern_tables.shape[0]:
-            return feature_score(p, o, legal_p, ply, features, pattern_tables, pattern_extras)
-        return hand_weighted(n, p, o, legal_p, weights)
+        return leaf_value(n, p, o, legal_p, ply, weights, pattern_tables, pattern_extras, features)
     empties = popcount(FULL[n] & ~(p | o))
     if depth >= empties:
         depth = empties  # every line ends: the search is exact (but for probable cuts)
@@ -336,10 +353,7 @@ def negamax(
             stats[0] += 1
             if stop[0]:
                 return 0
-            if learned:
-                score = -feature_score(theirs, mine, reply, ply + 1, features, pattern_tables, pattern_extras)
-            else:
-                score = -hand_weighted(n, theirs, mine, reply, weights)
+            score = -leaf_value(n, theirs, mine, reply, ply + 1, weights, pattern_tables, pattern_extras, features)
         elif i == 0:
             score = -negamax(
                 n, theirs, mine, depth - 1, -beta, -alpha, reply, ply + 1, rules, generation, sel,
